@@ -87,18 +87,17 @@ export function findBuiltinPolicy(name: string): PasswordPolicy | undefined {
   return BUILTIN_POLICIES.find((policy) => policy.name.toLowerCase() === wanted);
 }
 
-/** The shortest password that can satisfy the class minimums and the first-character rule. */
-export function requiredLength(policy: PasswordPolicy): number {
+/** How many characters the class minimums and the first-character rule need together. */
+function neededCharacters(policy: PasswordPolicy): number {
   const letters = policy.minLower + policy.minUpper;
-  let needed: number;
-  if (policy.firstChar === 'letter') {
-    needed = policy.minDigits + policy.minSpecial + Math.max(1, letters);
-  } else if (policy.firstChar === 'alphanumeric') {
-    needed = policy.minSpecial + Math.max(1, letters + policy.minDigits);
-  } else {
-    needed = Math.max(1, letters + policy.minDigits + policy.minSpecial);
-  }
-  return Math.max(policy.minLength, needed);
+  if (policy.firstChar === 'letter') return policy.minDigits + policy.minSpecial + Math.max(1, letters);
+  if (policy.firstChar === 'alphanumeric') return policy.minSpecial + Math.max(1, letters + policy.minDigits);
+  return Math.max(1, letters + policy.minDigits + policy.minSpecial);
+}
+
+/** The shortest password this policy allows that can also meet its class and first-character rules. */
+export function requiredLength(policy: PasswordPolicy): number {
+  return Math.max(policy.minLength, neededCharacters(policy));
 }
 
 function isWholeNumber(value: unknown, min: number, max: number): boolean {
@@ -152,9 +151,9 @@ export function policyProblems(policy: PasswordPolicy): string[] {
   const classSum = policy.minLower + policy.minUpper + policy.minDigits + policy.minSpecial;
   if (classSum > policy.maxLength) {
     problems.push(`The minimum character counts add up to ${classSum}, more than the maximum length ${policy.maxLength}`);
-  } else if (policy.firstChar !== 'any' && requiredLength(policy) > policy.maxLength) {
+  } else if (policy.firstChar !== 'any' && neededCharacters(policy) > policy.maxLength) {
     problems.push(
-      `Starting with a ${policy.firstChar === 'letter' ? 'letter' : 'letter or digit'} needs a length of ${requiredLength(policy)}, more than the maximum length ${policy.maxLength}`,
+      `Starting with a ${policy.firstChar === 'letter' ? 'letter' : 'letter or digit'} needs a length of ${neededCharacters(policy)}, more than the maximum length ${policy.maxLength}`,
     );
   }
 
