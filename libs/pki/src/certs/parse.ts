@@ -1,0 +1,171 @@
+import { createHash, X509Certificate as NodeCertificate } from 'node:crypto';
+import { signatureAlgorithmName } from './algorithms';
+import { signatureOidOf } from './der';
+import { CertificateError } from './errors';
+import { describePublicKey } from './keys';
+import { asText, isPem, pemBlocks, toPem } from './pem';
+import { readPkcs7 } from './pkcs7';
+import { normaliseSerial } from './serial';
+import { SanEntry, SanType } from './subject';
+import { x509 } from './x509';
+
+export interface NameDetails {
+  cname: string;
+  org: string;
+  orgunit: string;
+  /** RFC 4514 text, most specific first (CN=..., OU=..., O=..., C=...). */
+  dn: string;
+}
+
+export interface CertificateDetails {
+  subject: NameDetails;
+  issuer: NameDetails;
+  /** SAN values as text (DNS names, IP addresses, e-mail addresses, URIs). */
+  sans: string[];
+  sanEntries: SanEntry[];
+  serialNumber: string;
+  fingerprintSha1: string;
+  fingerprintSha256: string;
+  notBefore: Date;
+  notAfter: Date;
+  signatureAlgorithm: string;
+  keyAlgorithm: string;
+  keyLength: number;
+  isCA: boolean;
+  selfSigned: boolean;
+  pem: string;
+}
+
+const CERT_LABELS = new Set(['CERTIFICATE', 'X509 CERTIFICATE', 'TRUSTED CERTIFICATE']);
+const SAN_TYPES: ReadonlySet<string> = new Set<SanType>(['dns', 'ip', 'email', 'url']);
+
+/**
+ * Every certificate in a PEM bundle, a DER certificate, or a PKCS#7 bundle (PEM or
+ * DER), returned as DER in file order.
+ */
+export function readCertificateDers(input: string | Buffer): Buffer[] {
+  if (isPem(input)) {
+    const blocks = pemBlocks(asText(input));
+    const ders = blocks.filter((b) => CERT_LABELS.has(b.label)).map((b) => b.der);
+    for (const block of blocks.filter((b) => b.label === 'PKCS7')) ders.push(...readPkcs7(block.der));
+    if (ders.length === 0) throw new CertificateError('INVALID_INPUT', 'No certificate found in the PEM text.');
+    return ders;
+  }
+  const der = Buffer.from(input);
+  try {
+    new NodeCertificate(der);
+    return [der];
+  } catch {
+    return readPkcs7(der);
+  }
+}
+
+export function readCertificatePems(input: string | Buffer): string[] {
+  return readCertificateDers(input).map((der) => toPem(der, 'CERTIFICATE'));
+}
+
+export function loadCertificate(input: string | Buffer): NodeCertificate {
+  const [der] = readCertificateDers(input);
+  try {
+    return new NodeCertificate(der);
+  } catch {
+    throw new CertificateError('INVALID_INPUT', 'The certificate could not be parsed.');
+  }
+}
+
+export function certificateDetails(input: string | Buffer): CertificateDetails {
+  const node = loadCertificate(input);
+  const der = node.raw;
+  const cert = new x509.X509Certificate(der);
+  const sanEntries = subjectAltNames(cert);
+  const key = describePublicKey(node.publicKey);
+  return {
+    subject: nameDetails(cert.subjectName),
+    issuer: nameDetails(cert.issuerName),
+    sans: sanEntries.map((e) => e.value),
+    sanEntries,
+    serialNumber: normaliseSerial(node.serialNumber),
+    fingerprintSha1: colonHex(createHash('sha1').update(der).digest()),
+    fingerprintSha256: colonHex(createHash('sha256').update(der).digest()),
+    notBefore: cert.notBefore,
+    notAfter: cert.notAfter,
+    signatureAlgorithm: signatureAlgorithmName(signatureOidOf(der)),
+    keyAlgorithm: key.algorithm,
+    keyLength: key.length,
+    isCA: cert.getExtension(x509.BasicConstraintsExtension)?.ca ?? false,
+    selfSigned: isSelfSigned(node),
+    pem: toPem(der, 'CERTIFICATE'),
+  };
+}
+
+export function certificateBundleDetails(input: string | Buffer): CertificateDetails[] {
+  return orderChain(readCertificatePems(input)).map((pem) => certificateDetails(pem));
+}
+
+export function nameDetails(name: x509.Name): NameDetails {
+  const first = (field: string) => name.getField(field)[0] ?? '';
+  return { cname: first('CN'), org: first('O'), orgunit: first('OU'), dn: rfc4514(name) };
+}
+
+function rfc4514(name: x509.Name): string {
+  // x509.Name prints in DER order (C first); RFC 4514 and Java print the reverse.
+  return name
+    .toJSON()
+    .slice()
+    .reverse()
+    .map((rdn) =>
+      Object.entries(rdn)
+        .flatMap(([type, values]) => values.map((v) => `${type}=${escapeDnValue(v)}`))
+        .join('+'),
+    )
+    .join(', ');
+}
+
+function escapeDnValue(value: string): string {
+  return value.replace(/([,+"\\<>;=])/g, '\\$1').replace(/^([ #])/, '\\$1').replace(/ $/, '\\ ');
+}
+
+function subjectAltNames(cert: x509.X509Certificate): SanEntry[] {
+  const ext = cert.getExtension(x509.SubjectAlternativeNameExtension);
+  if (!ext) return [];
+  return ext.names.items
+    .filter((n) => SAN_TYPES.has(n.type))
+    .map((n) => ({ type: n.type as SanType, value: n.value }));
+}
+
+export function colonHex(bytes: Buffer): string {
+  return bytes.toString('hex').toUpperCase().replace(/(..)(?!$)/g, '$1:');
+}
+
+export function isSelfSigned(cert: NodeCertificate): boolean {
+  return cert.checkIssued(cert) && cert.verify(cert.publicKey);
+}
+
+/**
+ * Orders certificates leaf first, each followed by its issuer. Certificates that are not
+ * part of the main path (other branches, duplicates removed) follow at the end.
+ */
+export function orderChain(pems: string[]): string[] {
+  const certs = uniqueByFingerprint(pems.map((pem) => loadCertificate(pem)));
+  const issues = (issuer: NodeCertificate, subject: NodeCertificate) =>
+    issuer !== subject && subject.checkIssued(issuer) && subject.verify(issuer.publicKey);
+  const leaf = certs.find((c) => !certs.some((other) => issues(c, other))) ?? certs[0];
+  const ordered: NodeCertificate[] = [];
+  let current: NodeCertificate | undefined = leaf;
+  while (current && !ordered.includes(current)) {
+    ordered.push(current);
+    const subject: NodeCertificate = current;
+    current = certs.find((c) => !ordered.includes(c) && issues(c, subject));
+  }
+  const rest = certs.filter((c) => !ordered.includes(c));
+  return [...ordered, ...rest].map((c) => toPem(c.raw, 'CERTIFICATE'));
+}
+
+function uniqueByFingerprint(certs: NodeCertificate[]): NodeCertificate[] {
+  const seen = new Set<string>();
+  return certs.filter((c) => {
+    if (seen.has(c.fingerprint256)) return false;
+    seen.add(c.fingerprint256);
+    return true;
+  });
+}
