@@ -1,0 +1,137 @@
+import { Client, type ClientChannel, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import { RemoteHostError } from '../errors';
+import { connectionError } from './connection-errors';
+import { DEFAULT_CONNECT_TIMEOUT_MS, hostLabel, type SshTarget } from './target';
+
+export interface ExecOptions {
+  stdin?: Buffer | string;
+  /** Default 60 s. */
+  timeoutMs?: number;
+}
+
+export interface RawCommandResult {
+  /** null when the command was ended by a signal. */
+  exitCode: number | null;
+  signal: string | null;
+  stdout: Buffer;
+  stderr: Buffer;
+}
+
+const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
+
+/** One authenticated SSH connection; close() it when done (withSshSession does). */
+export class SshSession {
+  private sftpChannel?: Promise<SFTPWrapper>;
+
+  constructor(
+    private readonly client: Client,
+    readonly target: SshTarget,
+  ) {}
+
+  get where(): string {
+    return hostLabel(this.target.host, this.target.port);
+  }
+
+  exec(command: string, options: ExecOptions = {}): Promise<RawCommandResult> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+    return new Promise((resolve, reject) => {
+      this.client.exec(command, (error, channel) => {
+        if (error) {
+          reject(new RemoteHostError('command_failed', `${this.where} refused to run a command: ${error.message}`));
+          return;
+        }
+        collect(channel, options.stdin, timeoutMs, this.where).then(resolve, reject);
+      });
+    });
+  }
+
+  sftp(): Promise<SFTPWrapper> {
+    this.sftpChannel ??= new Promise((resolve, reject) => {
+      this.client.sftp((error, sftp) => {
+        if (error) reject(new RemoteHostError('command_failed', `${this.where} refused an SFTP session: ${error.message}`));
+        else resolve(sftp);
+      });
+    });
+    return this.sftpChannel;
+  }
+
+  close(): void {
+    this.client.end();
+  }
+}
+
+function collect(channel: ClientChannel, stdin: Buffer | string | undefined, timeoutMs: number, where: string): Promise<RawCommandResult> {
+  return new Promise((resolve, reject) => {
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let exitCode: number | null = null;
+    let signal: string | null = null;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      channel.close();
+    }, timeoutMs);
+    channel.on('data', (chunk: Buffer) => stdout.push(chunk));
+    channel.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    channel.on('exit', (code: number | null, signalName?: string) => {
+      exitCode = code;
+      signal = signalName ?? null;
+    });
+    channel.on('close', () => {
+      clearTimeout(timer);
+      if (timedOut) reject(new RemoteHostError('timeout', `A command on ${where} did not finish within ${timeoutMs} ms`));
+      else resolve({ exitCode, signal, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) });
+    });
+    // A command that does not read stdin may close it first; that is not an error here.
+    channel.on('error', () => undefined);
+    channel.end(stdin ?? undefined);
+  });
+}
+
+export function openSshSession(target: SshTarget): Promise<SshSession> {
+  const timeoutMs = target.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const fail = (error: unknown) => connectionError(error, target.host, target.port, target.username, timeoutMs);
+  return new Promise((resolve, reject) => {
+    const client = new Client();
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (!settled) {
+        settled = true;
+        outcome();
+      }
+    };
+    client.on('ready', () => settle(() => resolve(new SshSession(client, target))));
+    client.on('error', (error) => settle(() => reject(fail(error))));
+    client.on('close', () => settle(() => reject(new RemoteHostError('unreachable', `Cannot reach ${hostLabel(target.host, target.port)}: connection closed`))));
+    client.on('keyboard-interactive', (_name, _instructions, _lang, prompts, finish) => {
+      finish(prompts.map(() => target.password ?? ''));
+    });
+    const config: ConnectConfig = {
+      host: target.host,
+      port: target.port,
+      username: target.username,
+      password: target.password,
+      privateKey: target.privateKey,
+      passphrase: target.passphrase,
+      tryKeyboard: target.password !== undefined,
+      readyTimeout: timeoutMs,
+    };
+    try {
+      client.connect(config);
+    } catch {
+      // ssh2 throws synchronously when it cannot read the private key (e.g. wrong passphrase).
+      settle(() =>
+        reject(new RemoteHostError('auth_failed', `The private key for ${target.username} at ${hostLabel(target.host, target.port)} cannot be read (wrong or missing passphrase?)`)),
+      );
+    }
+  });
+}
+
+export async function withSshSession<T>(target: SshTarget, work: (session: SshSession) => Promise<T>): Promise<T> {
+  const session = await openSshSession(target);
+  try {
+    return await work(session);
+  } finally {
+    session.close();
+  }
+}

@@ -1,0 +1,19 @@
+/** How to reach and log in to a remote host. */
+export interface SshTarget {
+  host: string;
+  port: number;
+  username: string;
+  password?: string;
+  /** OpenSSH or PEM private key text. */
+  privateKey?: string | Buffer;
+  passphrase?: string;
+  /** Connect + handshake + authentication deadline; default 10 s. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/** `host:port`, with brackets around IPv6 literals; the only way hosts appear in messages. */
+export function hostLabel(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
