@@ -118,7 +118,7 @@ export function createOpensslIdentity(commonName: string): { dir: string; certFi
 
 /** Resolves every name to 127.0.0.1 so host-name code paths never leave loopback. */
 export const loopbackLookup: net.LookupFunction = (_hostname, options, callback) => {
-  if (options.all) (callback as (error: null, addresses: net.LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+  if (options.all) (callback as (error: null, addresses: { address: string; family: number }[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
   else callback(null, '127.0.0.1', 4);
 };
 
