@@ -11,7 +11,10 @@ export type SshPrivateKey = sshpk.PrivateKey;
 const TYPE_BY_SSHPK: Record<string, SshKeyType> = { rsa: 'ssh-rsa', dsa: 'ssh-dss', ed25519: 'ed25519', ecdsa: 'ecdsa' };
 
 export function fromKeyObject(keyObject: KeyObject): SshPrivateKey {
-  return sshpk.parsePrivateKey(keyObject.export({ type: 'pkcs8', format: 'pem' }), 'pkcs8');
+  const key = sshpk.parsePrivateKey(keyObject.export({ type: 'pkcs8', format: 'pem' }), 'pkcs8');
+  // sshpk names PEM keys after their source ("(unnamed)"); PEM carries no comment.
+  key.comment = '';
+  return key;
 }
 
 export function keyTypeOf(key: SshPrivateKey): SshKeyType {

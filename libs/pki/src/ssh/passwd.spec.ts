@@ -1,0 +1,33 @@
+import { parseLoginUsers } from './passwd';
+import { validateUserName } from './user-name';
+
+describe('parseLoginUsers', () => {
+  it('keeps accounts with a login shell and always root', () => {
+    const passwd = [
+      'root:x:0:0:root:/root:/usr/sbin/nologin',
+      'daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin',
+      'sync:x:4:65534:sync:/bin:/bin/sync',
+      'ftp:x:5:5::/srv/ftp:/bin/false',
+      'alice:x:1000:1000:Alice,,,:/home/alice:/bin/bash',
+      'bob:x:1001:1001::/home/bob:',
+      '+nis',
+      '# comment',
+      '',
+    ].join('\n');
+    expect(parseLoginUsers(passwd)).toEqual([
+      { userName: 'root', uid: 0, home: '/root', shell: '/usr/sbin/nologin' },
+      { userName: 'alice', uid: 1000, home: '/home/alice', shell: '/bin/bash' },
+      { userName: 'bob', uid: 1001, home: '/home/bob', shell: '/bin/sh' },
+    ]);
+  });
+});
+
+describe('validateUserName', () => {
+  it.each(['root', 'Alice', '_svc', 'web-01.ops', 'a'])('accepts %s', (name) => {
+    expect(validateUserName(name)).toBe(name);
+  });
+
+  it.each(['', '1abc', '-rf', '.hidden', "o'brien", 'a b', 'a;reboot', 'x$(id)', 'ü', 'a'.repeat(65)])('refuses %j', (name) => {
+    expect(() => validateUserName(name)).toThrow(expect.objectContaining({ code: 'invalid_user_name' }));
+  });
+});
