@@ -125,7 +125,7 @@ export const loopbackLookup: net.LookupFunction = (_hostname, options, callback)
 // ---------------------------------------------------------------- servers
 
 /** Closes the listener and every accepted socket, so no handle outlives a test. */
-function trackedServer<S extends net.Server>(server: S, host: string): Promise<Peer> {
+function trackedServer<S extends net.Server>(server: S, host: string, port = 0): Promise<Peer> {
   const sockets = new Set<net.Socket>();
   server.on('connection', (socket: net.Socket) => {
     sockets.add(socket);
@@ -133,7 +133,7 @@ function trackedServer<S extends net.Server>(server: S, host: string): Promise<P
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, host, () => {
+    server.listen(port, host, () => {
       resolve({
         host,
         port: (server.address() as net.AddressInfo).port,
@@ -152,6 +152,8 @@ export interface NodeTlsPeerOptions {
   /** Leaf first, then any intermediates to present. */
   chainPem: string[];
   host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
   minVersion?: tls.SecureVersion;
   maxVersion?: tls.SecureVersion;
 }
@@ -179,7 +181,7 @@ export async function startNodeTlsServer(options: NodeTlsPeerOptions): Promise<N
     socket.end();
   });
   server.on('tlsClientError', () => undefined);
-  const peer = await trackedServer(server, options.host ?? '127.0.0.1');
+  const peer = await trackedServer(server, options.host ?? '127.0.0.1', options.port);
   return { ...peer, servernames };
 }
 
