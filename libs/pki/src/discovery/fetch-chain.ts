@@ -69,7 +69,7 @@ export function fetchCertificateChain({ host, port, timeoutMs, lookup }: FetchCh
         finish(error as Error);
       }
     });
-    socket.once('error', (error: NodeJS.ErrnoException) => finish(classifyTlsError(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) => finish(classifyTlsError(error)));
     socket.once('close', () => finish(new ConnectionFailure('closed', 'TLS handshake failed: connection closed by peer')));
   });
 }

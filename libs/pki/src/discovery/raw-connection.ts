@@ -40,7 +40,7 @@ export class RawTlsConnection {
         socket.destroy();
         reject(error);
       }
-      socket.once('error', (error: NodeJS.ErrnoException) => fail(classifySocketError(error)));
+      socket.on('error', (error: NodeJS.ErrnoException) => fail(classifySocketError(error)));
       socket.once('connect', () => {
         clearTimeout(timer);
         socket.removeAllListeners('error');

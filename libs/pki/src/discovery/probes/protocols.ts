@@ -32,7 +32,7 @@ export function probeProtocol(target: RawTarget, version: TlsProtocol): Promise<
       else resolve(supported);
     }
     socket.once('secureConnect', () => finish(null, true));
-    socket.once('error', (error: NodeJS.ErrnoException) => {
+    socket.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ECONNREFUSED') finish(new ConnectionFailure('refused', 'Connection refused'));
       else if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') finish(new ConnectionFailure('not-found', 'Host not found'));
       // Alerts, resets and unparseable replies all mean this version was not negotiated.
