@@ -1,19 +1,23 @@
-import { KeyObject } from 'node:crypto';
-import { SignatureAlgorithm, webCryptoSigning } from './algorithms';
+import { KeyObject, sign } from 'node:crypto';
+import { hashOf, SignatureAlgorithm } from './algorithms';
+import { bitString, DER_NULL, objectIdentifier, sequence, time, tlv, unsignedInteger } from './der-writer';
+import { toPem } from './pem';
 import { randomSerialHex } from './serial';
 import { ValidityPeriod } from './subject';
-import { CryptoKey, x509 } from './x509';
 
 export interface CertificateBody {
-  subjectName: x509.Name;
-  issuerName: x509.Name;
-  publicKey: KeyObject;
+  /** DER Name of the subject and of the issuer, used byte for byte. */
+  subjectDer: Buffer;
+  issuerDer: Buffer;
+  /** SubjectPublicKeyInfo DER of the certified key. */
+  spkiDer: Buffer;
   validity: ValidityPeriod;
-  extensions: x509.Extension[];
+  /** DER Extension elements (see extensions.ts). */
+  extensions: Buffer[];
 }
 
 export interface Signer {
-  key: CryptoKey;
+  key: KeyObject;
   signatureAlgorithm: SignatureAlgorithm;
 }
 
@@ -23,41 +27,52 @@ export interface BuiltCertificate {
   serialNumber: string;
 }
 
-/** Assembles and signs one certificate with a fresh random serial (signing is WebCrypto, i.e. native). */
-export async function buildCertificate(body: CertificateBody, signer: Signer): Promise<BuiltCertificate> {
-  const serialNumber = randomSerialHex();
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber,
-    subject: body.subjectName,
-    issuer: body.issuerName,
-    notBefore: body.validity.notBefore,
-    notAfter: body.validity.notAfter,
-    publicKey: spkiOf(body.publicKey),
-    signingKey: signer.key,
-    signingAlgorithm: webCryptoSigning(signer.signatureAlgorithm),
-    extensions: body.extensions,
-  });
-  const der = Buffer.from(cert.rawData);
-  return { certPem: cert.toString('pem') + '\n', der, serialNumber };
+const SIGNATURE_OIDS: Record<SignatureAlgorithm, string> = {
+  SHA256withRSA: '1.2.840.113549.1.1.11',
+  SHA384withRSA: '1.2.840.113549.1.1.12',
+  SHA512withRSA: '1.2.840.113549.1.1.13',
+  SHA256withECDSA: '1.2.840.10045.4.3.2',
+  SHA384withECDSA: '1.2.840.10045.4.3.3',
+  SHA512withECDSA: '1.2.840.10045.4.3.4',
+};
+
+/** AlgorithmIdentifier: RSA carries NULL parameters, ECDSA none (RFC 4055, RFC 5758). */
+export function signatureAlgorithmIdentifier(sig: SignatureAlgorithm): Buffer {
+  const oid = objectIdentifier(SIGNATURE_OIDS[sig]);
+  return sig.endsWith('RSA') ? sequence(oid, DER_NULL) : sequence(oid);
+}
+
+/** Native signature on the libuv pool (ECDSA comes back DER encoded, as X.509 wants). */
+export function nativeSign(sig: SignatureAlgorithm, data: Buffer, key: KeyObject): Promise<Buffer> {
+  const hash = hashOf(sig).replace('-', '').toLowerCase();
+  return new Promise((resolve, reject) =>
+    sign(hash, data, key, (error, signature) => (error ? reject(error) : resolve(signature))),
+  );
+}
+
+/** Wraps a to-be-signed structure as SIGNED{...}: certificates and CRLs share this shape. */
+export async function signStructure(tbs: Buffer, signer: Signer): Promise<Buffer> {
+  const algorithm = signatureAlgorithmIdentifier(signer.signatureAlgorithm);
+  const signature = await nativeSign(signer.signatureAlgorithm, tbs, signer.key);
+  return sequence(tbs, algorithm, bitString(signature));
 }
 
 export function spkiOf(key: KeyObject): Buffer {
   return key.export({ type: 'spki', format: 'der' });
 }
 
-/** RFC 5280 method 1 key identifier (SHA-1 of the subjectPublicKey bits), hex. */
-export async function keyIdentifier(publicKey: KeyObject): Promise<string> {
-  return (await x509.SubjectKeyIdentifierExtension.create(spkiOf(publicKey))).keyId;
-}
-
-export function keyIdentifierExtensions(subjectKeyId: string, authorityKeyId: string): x509.Extension[] {
-  return [
-    new x509.SubjectKeyIdentifierExtension(subjectKeyId),
-    new x509.AuthorityKeyIdentifierExtension(authorityKeyId),
-  ];
-}
-
-export function crlDistributionPoint(url: string | undefined): x509.Extension[] {
-  if (!url) return [];
-  return [new x509.CRLDistributionPointsExtension([url])];
+export async function buildCertificate(body: CertificateBody, signer: Signer): Promise<BuiltCertificate> {
+  const serialNumber = randomSerialHex();
+  const tbs = sequence(
+    tlv(0xa0, unsignedInteger(Buffer.from([2]))),
+    unsignedInteger(Buffer.from(serialNumber, 'hex')),
+    signatureAlgorithmIdentifier(signer.signatureAlgorithm),
+    body.issuerDer,
+    sequence(time(body.validity.notBefore), time(body.validity.notAfter)),
+    body.subjectDer,
+    body.spkiDer,
+    ...(body.extensions.length ? [tlv(0xa3, sequence(...body.extensions))] : []),
+  );
+  const der = await signStructure(tbs, signer);
+  return { certPem: toPem(der, 'CERTIFICATE'), der, serialNumber };
 }

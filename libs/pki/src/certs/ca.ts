@@ -1,19 +1,22 @@
 import { createPublicKey, KeyObject, X509Certificate as NodeCertificate } from 'node:crypto';
 import {
+  defaultSignatureAlgorithm,
   KeySpec,
   resolveKeySpec,
   resolveSignatureAlgorithm,
   SignatureAlgorithm,
-  defaultSignatureAlgorithm,
 } from './algorithms';
-import { buildCertificate, crlDistributionPoint, keyIdentifier, keyIdentifierExtensions } from './build';
+import { buildCertificate, spkiOf } from './build';
 import { parseCsr, ParsedCsr } from './csr';
+import { certificateParts, spkiAlgorithm } from './der-writer';
 import { CertificateError } from './errors';
-import { generateKeyPair, importSigningKey, keySpecOf, loadPrivateKey, publicKeyMatches } from './keys';
-import { readCertificatePems } from './parse';
-import { buildName, sanExtension, SanEntry, SubjectInput, ValidityPeriod, validityPeriod } from './subject';
+import { authorityKeyIdentifier, crlDistributionPoints, keyIdentifierOf, subjectAltName, subjectKeyIdentifier } from './extensions';
+import { generateKeyPair, keySpecOf, loadPrivateKey, publicKeyMatches } from './keys';
+import { readCertificateDers } from './parse';
+import { toPem } from './pem';
+import { buildNameDer, SanEntry, SubjectInput, ValidityPeriod, validityPeriod } from './subject';
 import { caExtensions, resolveTemplate, templateExtensions } from './templates';
-import { CryptoKey, x509 } from './x509';
+import { x509 } from './x509';
 
 export interface CaMaterial {
   certPem: string;
@@ -39,8 +42,10 @@ export interface IssueOptions {
 }
 
 export interface SubjectToIssue {
-  subjectName: x509.Name;
-  publicKey: KeyObject;
+  /** DER Name, e.g. ParsedCsr.subjectDer or buildNameDer(...). */
+  subjectDer: Buffer;
+  /** SubjectPublicKeyInfo DER. */
+  spkiDer: Buffer;
   sans?: SanEntry[];
 }
 
@@ -54,28 +59,36 @@ export interface IssuedCertificate {
 }
 
 /**
- * A loaded CA: certificate, parsed once, and its private key imported into WebCrypto
- * once per hash, so signing many certificates costs one native signature each.
+ * A loaded CA: the certificate is parsed once and the key kept as a KeyObject, so each
+ * issued certificate costs one native signature plus a little DER encoding.
  */
 export class CertificateAuthority {
-  private readonly signingKeys = new Map<SignatureAlgorithm, Promise<CryptoKey>>();
+  private readonly authorityKeyId: Buffer;
+  private readonly crlDistributionPoints = new Map<string, Buffer>();
 
   private constructor(
     readonly certPem: string,
     readonly chainPems: string[],
     readonly keySpec: KeySpec,
-    private readonly cert: x509.X509Certificate,
-    private readonly privateKey: KeyObject,
-    readonly keyId: string,
-  ) {}
+    readonly privateKey: KeyObject,
+    readonly subjectDer: Buffer,
+    readonly keyId: Buffer,
+    readonly notAfter: Date,
+    readonly pathLength: number | undefined,
+  ) {
+    this.authorityKeyId = authorityKeyIdentifier(keyId);
+  }
 
   static async load(material: CaMaterial): Promise<CertificateAuthority> {
-    const [certPem] = readCertificatePems(material.certPem);
-    const nodeCert = new NodeCertificate(certPem);
-    const cert = new x509.X509Certificate(certPem);
+    const [der] = readCertificateDers(material.certPem);
+    const nodeCert = new NodeCertificate(der);
+    const cert = new x509.X509Certificate(der);
     const basic = cert.getExtension(x509.BasicConstraintsExtension);
     if (!basic?.ca) {
-      throw new CertificateError('NOT_A_CA', `Certificate "${nodeCert.subject.replace(/\n/g, ', ')}" is not a CA certificate (basicConstraints CA:false).`);
+      throw new CertificateError(
+        'NOT_A_CA',
+        `Certificate "${nodeCert.subject.replace(/\n/g, ', ')}" is not a CA certificate (basicConstraints CA:false).`,
+      );
     }
     const usage = cert.getExtension(x509.KeyUsagesExtension);
     if (usage && !(usage.usages & x509.KeyUsageFlags.keyCertSign)) {
@@ -85,62 +98,42 @@ export class CertificateAuthority {
     if (!publicKeyMatches(privateKey, nodeCert.publicKey)) {
       throw new CertificateError('INVALID_INPUT', 'The CA private key does not belong to the CA certificate.');
     }
-    const keyId = cert.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId ?? (await keyIdentifier(nodeCert.publicKey));
+    const { subjectDer, spkiDer } = certificateParts(der);
+    const ski = cert.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
     return new CertificateAuthority(
-      certPem,
-      (material.chainPems ?? []).flatMap((p) => readCertificatePems(p)),
+      toPem(der, 'CERTIFICATE'),
+      (material.chainPems ?? []).flatMap((p) => readCertificateDers(p)).map((d) => toPem(d, 'CERTIFICATE')),
       keySpecOf(privateKey),
-      cert,
       privateKey,
-      keyId,
+      Buffer.from(subjectDer),
+      ski ? Buffer.from(ski, 'hex') : keyIdentifierOf(spkiDer),
+      cert.notAfter,
+      basic.pathLength,
     );
-  }
-
-  get subjectName(): x509.Name {
-    return this.cert.subjectName;
-  }
-
-  get notAfter(): Date {
-    return this.cert.notAfter;
-  }
-
-  get pathLength(): number | undefined {
-    return this.cert.getExtension(x509.BasicConstraintsExtension)?.pathLength;
   }
 
   signatureAlgorithmFor(requested: string | undefined): SignatureAlgorithm {
     return requested ? resolveSignatureAlgorithm(requested, this.keySpec) : defaultSignatureAlgorithm(this.keySpec);
   }
 
-  signingKey(sig: SignatureAlgorithm): Promise<CryptoKey> {
-    let key = this.signingKeys.get(sig);
-    if (!key) {
-      key = importSigningKey(this.privateKey, sig);
-      this.signingKeys.set(sig, key);
-    }
-    return key;
-  }
-
   /** Verifies the CSR's own signature, then issues a certificate for its subject, key and SANs. */
   async signCsr(csr: string | Buffer | ParsedCsr, options: IssueOptions = {}): Promise<IssuedCertificate> {
     const parsed = typeof csr === 'string' || Buffer.isBuffer(csr) ? await parseCsr(csr) : csr;
-    return this.issue({ subjectName: parsed.subjectName, publicKey: parsed.publicKey, sans: parsed.sanEntries }, options);
+    return this.issue({ subjectDer: parsed.subjectDer, spkiDer: parsed.spkiDer, sans: parsed.sanEntries }, options);
   }
 
   async issue(subject: SubjectToIssue, options: IssueOptions = {}): Promise<IssuedCertificate> {
     const sig = this.signatureAlgorithmFor(options.signatureAlgorithm);
     const validity = this.clampValidity(options.validity ?? validityPeriod(options.validityDays ?? 365, 'days'));
-    const subjectKeyId = await keyIdentifier(subject.publicKey);
-    const extensions = [
-      ...(options.isIntermediate ? caExtensions(this.childPathLength(options.pathLength)) : this.leafExtensions(subject, options)),
-      ...keyIdentifierExtensions(subjectKeyId, this.keyId),
-      ...crlDistributionPoint(options.crlDistributionPointUrl),
-    ];
-    const san = options.isIntermediate ? undefined : sanExtension(subject.sans ?? []);
-    if (san) extensions.push(san);
+    const extensions = options.isIntermediate
+      ? caExtensions(this.childPathLength(options.pathLength))
+      : [...this.leafExtensions(subject.spkiDer, options.template)];
+    extensions.push(subjectKeyIdentifier(keyIdentifierOf(subject.spkiDer)), this.authorityKeyId);
+    if (options.crlDistributionPointUrl) extensions.push(this.crlDistributionPoint(options.crlDistributionPointUrl));
+    if (!options.isIntermediate && subject.sans?.length) extensions.push(subjectAltName(subject.sans));
     const built = await buildCertificate(
-      { subjectName: subject.subjectName, issuerName: this.subjectName, publicKey: subject.publicKey, validity, extensions },
-      { key: await this.signingKey(sig), signatureAlgorithm: sig },
+      { subjectDer: subject.subjectDer, issuerDer: this.subjectDer, spkiDer: subject.spkiDer, validity, extensions },
+      { key: this.privateKey, signatureAlgorithm: sig },
     );
     return {
       certPem: built.certPem,
@@ -151,8 +144,17 @@ export class CertificateAuthority {
     };
   }
 
-  private leafExtensions(subject: SubjectToIssue, options: IssueOptions): x509.Extension[] {
-    return templateExtensions(resolveTemplate(options.template), keySpecOf(subject.publicKey).algorithm);
+  private leafExtensions(spkiDer: Buffer, template: string | undefined): Buffer[] {
+    return templateExtensions(resolveTemplate(template), spkiAlgorithm(spkiDer));
+  }
+
+  private crlDistributionPoint(url: string): Buffer {
+    let ext = this.crlDistributionPoints.get(url);
+    if (!ext) {
+      ext = crlDistributionPoints(url);
+      this.crlDistributionPoints.set(url, ext);
+    }
+    return ext;
   }
 
   private childPathLength(requested: number | undefined): number | undefined {
@@ -171,8 +173,7 @@ export class CertificateAuthority {
 
   /** A certificate cannot outlive its issuer, so notAfter is cut to the CA's (as AD CS does). */
   private clampValidity(validity: ValidityPeriod): ValidityPeriod {
-    const caEnd = this.cert.notAfter;
-    return validity.notAfter > caEnd ? { notBefore: validity.notBefore, notAfter: caEnd } : validity;
+    return validity.notAfter > this.notAfter ? { notBefore: validity.notBefore, notAfter: this.notAfter } : validity;
   }
 }
 
@@ -180,6 +181,7 @@ export interface CaRequest {
   subject: SubjectInput;
   keyAlgorithm?: string;
   keyLength?: number | string;
+  /** For a root: its self-signature; for an intermediate: the parent's signature. */
   signatureAlgorithm?: string;
   /** Default 3650 days for a root, 1825 for an intermediate. */
   validityDays?: number;
@@ -202,22 +204,23 @@ export async function createRootCa(request: CaRequest): Promise<CreatedCa> {
   const sig = resolveSignatureAlgorithm(request.signatureAlgorithm, spec);
   const { privateKeyPem } = await generateKeyPair(spec);
   const privateKey = loadPrivateKey(privateKeyPem);
-  const publicKey = createPublicKey(privateKey);
-  const name = buildName(request.subject);
-  const keyId = await keyIdentifier(publicKey);
+  const spkiDer = spkiOf(createPublicKey(privateKey));
+  const nameDer = buildNameDer(request.subject);
+  const keyId = keyIdentifierOf(spkiDer);
   const built = await buildCertificate(
     {
-      subjectName: name,
-      issuerName: name,
-      publicKey,
+      subjectDer: nameDer,
+      issuerDer: nameDer,
+      spkiDer,
       validity: request.validity ?? validityPeriod(request.validityDays ?? 3650, 'days'),
       extensions: [
         ...caExtensions(request.pathLength),
-        ...keyIdentifierExtensions(keyId, keyId),
-        ...crlDistributionPoint(request.crlDistributionPointUrl),
+        subjectKeyIdentifier(keyId),
+        authorityKeyIdentifier(keyId),
+        ...(request.crlDistributionPointUrl ? [crlDistributionPoints(request.crlDistributionPointUrl)] : []),
       ],
     },
-    { key: await importSigningKey(privateKey, sig), signatureAlgorithm: sig },
+    { key: privateKey, signatureAlgorithm: sig },
   );
   return { certPem: built.certPem, privateKeyPem, serialNumber: built.serialNumber, chainPems: [] };
 }
@@ -226,7 +229,7 @@ export async function createIntermediateCa(parent: CertificateAuthority, request
   const spec = resolveKeySpec(request.keyAlgorithm, request.keyLength);
   const { privateKeyPem } = await generateKeyPair(spec);
   const issued = await parent.issue(
-    { subjectName: buildName(request.subject), publicKey: createPublicKey(loadPrivateKey(privateKeyPem)) },
+    { subjectDer: buildNameDer(request.subject), spkiDer: spkiOf(createPublicKey(loadPrivateKey(privateKeyPem))) },
     {
       isIntermediate: true,
       pathLength: request.pathLength,

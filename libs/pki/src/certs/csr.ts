@@ -5,7 +5,9 @@ import { CertificateError } from './errors';
 import { describePublicKey, generateKeyPair, importSigningKey, keySpecOf, loadPrivateKey, toPkcs8Pem } from './keys';
 import { NameDetails, nameDetails } from './parse';
 import { asText, isPem, pemBlocks, toPem } from './pem';
-import { buildName, sanExtension, SanEntry, sansFor, SanType, SubjectInput } from './subject';
+import { csrParts } from './der-writer';
+import { subjectAltName } from './extensions';
+import { buildName, SanEntry, sansFor, SanType, SubjectInput } from './subject';
 import { subtle, x509 } from './x509';
 
 const SAN_OID = '2.5.29.17';
@@ -46,8 +48,9 @@ export interface CsrDetails {
 export interface ParsedCsr {
   details: CsrDetails;
   publicKey: KeyObject;
-  /** Subject exactly as encoded in the request, reused when signing. */
-  subjectName: x509.Name;
+  /** Subject Name and SubjectPublicKeyInfo exactly as encoded in the request, reused when signing. */
+  subjectDer: Buffer;
+  spkiDer: Buffer;
   sanEntries: SanEntry[];
   der: Buffer;
   csrPem: string;
@@ -76,12 +79,11 @@ export async function createCsr(request: CsrRequest): Promise<CreatedCsr> {
     true,
     ['verify'],
   );
-  const san = sanExtension(sans);
   const csr = await x509.Pkcs10CertificateRequestGenerator.create({
     name,
     keys: { privateKey: signingKey, publicKey },
     signingAlgorithm: webCryptoSigning(sig),
-    extensions: san ? [san] : [],
+    extensions: sans.length ? [new x509.Extension(subjectAltName(sans))] : [],
   });
   return { csrPem: csr.toString('pem') + '\n', privateKeyPem, keySpec: spec, signatureAlgorithm: sig, sans };
 }
@@ -123,7 +125,7 @@ export async function parseCsr(input: string | Buffer): Promise<ParsedCsr> {
       signatureAlgorithm: signatureAlgorithmName(signatureOidOf(der)),
     },
     publicKey,
-    subjectName: csr.subjectName,
+    ...csrParts(der),
     sanEntries,
     der,
     csrPem: toPem(der, 'CERTIFICATE REQUEST'),

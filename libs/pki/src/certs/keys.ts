@@ -125,12 +125,3 @@ export async function importSigningKey(key: KeyObject, sig: SignatureAlgorithm):
       : { name, hash };
   return subtle.importKey('pkcs8', toPkcs8Der(key), params, false, ['sign']);
 }
-
-export async function importVerifyKey(key: KeyObject, sig: SignatureAlgorithm): Promise<CryptoKey> {
-  const { name, hash } = webCryptoSigning(sig);
-  const params =
-    name === 'ECDSA'
-      ? { name, namedCurve: EC_CURVES[describePublicKey(key).length]?.webCrypto }
-      : { name, hash };
-  return subtle.importKey('spki', key.export({ type: 'spki', format: 'der' }), params, true, ['verify']);
-}

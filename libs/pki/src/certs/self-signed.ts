@@ -1,8 +1,9 @@
 import { createPublicKey } from 'node:crypto';
 import { KeySpec, resolveKeySpec, resolveSignatureAlgorithm } from './algorithms';
-import { buildCertificate, keyIdentifier, keyIdentifierExtensions } from './build';
-import { generateKeyPair, importSigningKey, keySpecOf, loadPrivateKey, toPkcs8Pem } from './keys';
-import { buildName, sanExtension, sansFor, SubjectInput, ValidityPeriod, validityPeriod } from './subject';
+import { buildCertificate, spkiOf } from './build';
+import { authorityKeyIdentifier, keyIdentifierOf, subjectAltName, subjectKeyIdentifier } from './extensions';
+import { generateKeyPair, keySpecOf, loadPrivateKey, toPkcs8Pem } from './keys';
+import { buildNameDer, sansFor, SubjectInput, ValidityPeriod, validityPeriod } from './subject';
 import { resolveTemplate, templateExtensions } from './templates';
 
 export interface SelfSignedRequest {
@@ -31,29 +32,30 @@ export interface SelfSignedCertificate {
 /** createCertificate: a self-signed end-entity certificate with its own new (or given) key. */
 export async function createSelfSignedCertificate(request: SelfSignedRequest): Promise<SelfSignedCertificate> {
   const template = resolveTemplate(request.template);
+  const nameDer = buildNameDer(request.subject);
+  const sans = sansFor(request.subject.commonName, request.altNames);
   const privateKeyPem = request.privateKeyPem
     ? toPkcs8Pem(loadPrivateKey(request.privateKeyPem, request.privateKeyPassword))
     : (await generateKeyPair(resolveKeySpec(request.keyAlgorithm, request.keyLength))).privateKeyPem;
   const privateKey = loadPrivateKey(privateKeyPem);
   const spec = keySpecOf(privateKey);
   const sig = resolveSignatureAlgorithm(request.signatureAlgorithm, spec);
-  const publicKey = createPublicKey(privateKey);
-  const name = buildName(request.subject);
-  const keyId = await keyIdentifier(publicKey);
-  const san = sanExtension(sansFor(request.subject.commonName, request.altNames));
+  const spkiDer = spkiOf(createPublicKey(privateKey));
+  const keyId = keyIdentifierOf(spkiDer);
   const built = await buildCertificate(
     {
-      subjectName: name,
-      issuerName: name,
-      publicKey,
+      subjectDer: nameDer,
+      issuerDer: nameDer,
+      spkiDer,
       validity: request.validity ?? validityPeriod(365, 'days'),
       extensions: [
         ...templateExtensions(template, spec.algorithm),
-        ...keyIdentifierExtensions(keyId, keyId),
-        ...(san ? [san] : []),
+        subjectKeyIdentifier(keyId),
+        authorityKeyIdentifier(keyId),
+        ...(sans.length ? [subjectAltName(sans)] : []),
       ],
     },
-    { key: await importSigningKey(privateKey, sig), signatureAlgorithm: sig },
+    { key: privateKey, signatureAlgorithm: sig },
   );
   return { certPem: built.certPem, privateKeyPem, serialNumber: built.serialNumber, keySpec: spec, signatureAlgorithm: sig };
 }

@@ -65,6 +65,10 @@ export function buildName(subject: SubjectInput): x509.Name {
   return new x509.Name(json);
 }
 
+export function buildNameDer(subject: SubjectInput): Buffer {
+  return Buffer.from(buildName(subject).toArrayBuffer());
+}
+
 /**
  * Parses ALT_NAMES (comma separated, or a list). IPv4/IPv6 literals become iPAddress
  * entries, not DNS names, because TLS clients only match IPs against iPAddress.
@@ -125,11 +129,6 @@ export function sansFor(commonName: string, altNames: string | string[] | undefi
 export function sanText(entry: SanEntry): string {
   const prefix = { dns: 'DNS', ip: 'IP', email: 'email', url: 'URI' }[entry.type];
   return `${prefix}:${entry.value}`;
-}
-
-export function sanExtension(entries: SanEntry[]): x509.SubjectAlternativeNameExtension | undefined {
-  if (entries.length === 0) return undefined;
-  return new x509.SubjectAlternativeNameExtension(entries.map((e) => ({ type: e.type, value: e.value })));
 }
 
 export type ValidityType = 'days' | 'hours' | 'minutes';

@@ -1,6 +1,6 @@
 import { KeyAlgorithm } from './algorithms';
 import { CertificateError } from './errors';
-import { x509 } from './x509';
+import { basicConstraints, EKU_OIDS, extendedKeyUsage, keyUsage, KeyUsageName } from './extensions';
 
 export type TemplateName = 'WebServer' | 'ClientAuthentication' | 'CodeSigning';
 
@@ -8,26 +8,24 @@ export interface CertificateTemplate {
   name: TemplateName;
   extendedKeyUsages: string[];
   /** Key usage for an RSA subject key; EC keys cannot encipher, so keyEncipherment becomes keyAgreement. */
-  keyUsage: number;
+  keyUsages: KeyUsageName[];
 }
-
-const F = x509.KeyUsageFlags;
 
 export const TEMPLATES: Record<TemplateName, CertificateTemplate> = {
   WebServer: {
     name: 'WebServer',
-    extendedKeyUsages: [x509.ExtendedKeyUsage.serverAuth],
-    keyUsage: F.digitalSignature | F.keyEncipherment,
+    extendedKeyUsages: [EKU_OIDS.serverAuth],
+    keyUsages: ['digitalSignature', 'keyEncipherment'],
   },
   ClientAuthentication: {
     name: 'ClientAuthentication',
-    extendedKeyUsages: [x509.ExtendedKeyUsage.clientAuth],
-    keyUsage: F.digitalSignature | F.keyEncipherment,
+    extendedKeyUsages: [EKU_OIDS.clientAuth],
+    keyUsages: ['digitalSignature', 'keyEncipherment'],
   },
   CodeSigning: {
     name: 'CodeSigning',
-    extendedKeyUsages: [x509.ExtendedKeyUsage.codeSigning],
-    keyUsage: F.digitalSignature,
+    extendedKeyUsages: [EKU_OIDS.codeSigning],
+    keyUsages: ['digitalSignature'],
   },
 };
 
@@ -62,19 +60,20 @@ export function resolveTemplate(name: string | undefined): CertificateTemplate {
   return TEMPLATES[found];
 }
 
-export function templateExtensions(template: CertificateTemplate, subjectKey: KeyAlgorithm): x509.Extension[] {
-  let usage = template.keyUsage;
-  if (subjectKey === 'EC' && usage & F.keyEncipherment) usage = (usage & ~F.keyEncipherment) | F.keyAgreement;
-  return [
-    new x509.BasicConstraintsExtension(false, undefined, true),
-    new x509.KeyUsagesExtension(usage, true),
-    new x509.ExtendedKeyUsageExtension(template.extendedKeyUsages, false),
-  ];
+const cache = new Map<string, Buffer[]>();
+
+/** Extension DERs for a leaf of this template; they never vary, so they are encoded once. */
+export function templateExtensions(template: CertificateTemplate, subjectKey: KeyAlgorithm): Buffer[] {
+  const cacheKey = `${template.name}/${subjectKey}`;
+  let extensions = cache.get(cacheKey);
+  if (!extensions) {
+    const usages = template.keyUsages.map((u) => (subjectKey === 'EC' && u === 'keyEncipherment' ? 'keyAgreement' : u));
+    extensions = [basicConstraints(false), keyUsage(usages), extendedKeyUsage(template.extendedKeyUsages)];
+    cache.set(cacheKey, extensions);
+  }
+  return extensions;
 }
 
-export function caExtensions(pathLength?: number): x509.Extension[] {
-  return [
-    new x509.BasicConstraintsExtension(true, pathLength, true),
-    new x509.KeyUsagesExtension(F.keyCertSign | F.cRLSign | F.digitalSignature, true),
-  ];
+export function caExtensions(pathLength?: number): Buffer[] {
+  return [basicConstraints(true, pathLength), keyUsage(['digitalSignature', 'keyCertSign', 'cRLSign'])];
 }
