@@ -89,18 +89,18 @@ async function editKeyFile(target: SshTarget, userName: string, edit: (content: 
  * Appends the key to the user's ~/.ssh/authorized_keys unless the same key (type and blob)
  * is already there. Logged in as that user, as root, or as a sudoer.
  */
-export function addAuthorizedKey(target: SshTarget, userName: string, publicLine: string): Promise<AuthorizedKeysResult> {
+export async function addAuthorizedKey(target: SshTarget, userName: string, publicLine: string): Promise<AuthorizedKeysResult> {
   parsePublicKeyLine(publicLine);
   return editKeyFile(target, userName, (content) => appendAuthorizedKey(content, publicLine));
 }
 
 /** Removes every line holding the same key; the other lines stay byte for byte. */
-export function removeAuthorizedKey(target: SshTarget, userName: string, publicLine: string): Promise<AuthorizedKeysResult> {
+export async function removeAuthorizedKey(target: SshTarget, userName: string, publicLine: string): Promise<AuthorizedKeysResult> {
   parsePublicKeyLine(publicLine);
   return editKeyFile(target, userName, (content) => dropAuthorizedKey(content, publicLine));
 }
 
-export function listAuthorizedKeys(target: SshTarget, userName: string): Promise<AuthorizedKeyEntry[]> {
+export async function listAuthorizedKeys(target: SshTarget, userName: string): Promise<AuthorizedKeyEntry[]> {
   validateUserName(userName);
   return withSshSession(target, async (session) => parseAuthorizedKeys(await readKeyFile(await openKeyFile(session, target, userName))));
 }

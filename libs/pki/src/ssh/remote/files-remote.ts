@@ -49,7 +49,7 @@ async function replace(sftp: SFTPWrapper, from: string, to: string): Promise<voi
 }
 
 /** Writes a file through SFTP atomically: a temporary file beside it, then a rename over it. */
-export function writeRemoteFile(target: SshTarget, path: string, content: Buffer, mode: number): Promise<void> {
+export async function writeRemoteFile(target: SshTarget, path: string, content: Buffer, mode: number): Promise<void> {
   validatePath(path);
   const temporary = posix.join(posix.dirname(path), `.${posix.basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   return withSshSession(target, async (session) => {
@@ -66,7 +66,7 @@ export function writeRemoteFile(target: SshTarget, path: string, content: Buffer
   });
 }
 
-export function readRemoteFile(target: SshTarget, path: string): Promise<Buffer> {
+export async function readRemoteFile(target: SshTarget, path: string): Promise<Buffer> {
   validatePath(path);
   return withSshSession(target, async (session) => {
     const sftp = await session.sftp();
@@ -80,7 +80,7 @@ export function readRemoteFile(target: SshTarget, path: string): Promise<Buffer>
  * Runs a command line as given; callers must build it from constants and shellQuote()d
  * words only. A non-zero exit is a result, not an error.
  */
-export function runRemoteCommand(target: SshTarget, command: string, options: RunRemoteCommandOptions = {}): Promise<RemoteCommandResult> {
+export async function runRemoteCommand(target: SshTarget, command: string, options: RunRemoteCommandOptions = {}): Promise<RemoteCommandResult> {
   return withSshSession(target, async (session) => {
     const result = await session.exec(command, options);
     return { exitCode: result.exitCode, signal: result.signal, stdout: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8') };

@@ -20,7 +20,7 @@ function validateNewPassword(password: string): void {
  * Sets a user's password with chpasswd, as root directly or through sudo. The password
  * travels only on stdin; remote error output is not repeated because it could echo input.
  */
-export function changeRemotePassword(target: SshTarget, userName: string, newPassword: string): Promise<void> {
+export async function changeRemotePassword(target: SshTarget, userName: string, newPassword: string): Promise<void> {
   validateUserName(userName);
   validateNewPassword(newPassword);
   return withSshSession(target, async (session) => {

@@ -69,6 +69,9 @@ function collect(channel: ClientChannel, stdin: Buffer | string | undefined, tim
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
+      // sshd only confirms the close once the command exits, so do not wait for it.
+      reject(new RemoteHostError('timeout', `A command on ${where} did not finish within ${timeoutMs} ms`));
+      channel.signal('KILL');
       channel.close();
     }, timeoutMs);
     channel.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -79,8 +82,7 @@ function collect(channel: ClientChannel, stdin: Buffer | string | undefined, tim
     });
     channel.on('close', () => {
       clearTimeout(timer);
-      if (timedOut) reject(new RemoteHostError('timeout', `A command on ${where} did not finish within ${timeoutMs} ms`));
-      else resolve({ exitCode, signal, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) });
+      if (!timedOut) resolve({ exitCode, signal, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) });
     });
     // A command that does not read stdin may close it first; that is not an error here.
     channel.on('error', () => undefined);
