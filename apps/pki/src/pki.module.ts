@@ -1,0 +1,13 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { CoreModule, HealthController } from '@app/server';
+
+@Module({
+  controllers: [HealthController],
+  providers: [],
+})
+export class PkiModule {
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki')] };
+  }
+}

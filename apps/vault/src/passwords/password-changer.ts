@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { Actor, AuditOperation, AuditWriter } from '@app/audit';
+import { complianceProblems, Keyring, PasswordPolicy, reuseProblems } from '@app/crypto';
+import { AppError } from '@app/http';
+import { resourceVisibleSql, visibilityParams } from '../common/visibility';
+import { PoliciesService } from '../policies/policies.service';
+import { PASSWORD_CONTEXT } from '../resources/resources.service';
+
+export interface LockedAccount {
+  id: number;
+  name: string;
+  resource_id: number;
+  resource_name: string;
+  org_id: number;
+  password: Buffer;
+  password_policy: string;
+}
+
+/**
+ * Replaces an account's password inside the caller's transaction: the account row is
+ * locked, the old password goes to the sealed history (never lost), the new one must
+ * satisfy the policy and not reuse recent ones, and the change is audited.
+ */
+@Injectable()
+export class PasswordChanger {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keyring: Keyring,
+    private readonly audit: AuditWriter,
+    private readonly policies: PoliciesService,
+  ) {}
+
+  async lockVisibleAccount(m: EntityManager, actor: Actor, resourceId: number, accountId: number): Promise<LockedAccount> {
+    const [account] = await m.query(
+      `SELECT a.id, a.name, a.password, a.password_policy, r.id AS resource_id, r.name AS resource_name, r.org_id
+       FROM accounts a JOIN resources r ON r.id = a.resource_id
+       WHERE a.id = $5 AND r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3')}
+       FOR UPDATE OF a`,
+      [...visibilityParams(actor), resourceId, accountId],
+    );
+    if (!account) throw AppError.notFound('No such account found');
+    return account;
+  }
+
+  /** Checks the policy and history; throws a Failed answer that says why. */
+  async check(m: EntityManager, account: LockedAccount, newPassword: string): Promise<PasswordPolicy> {
+    const policy = await this.policies.require(account.org_id, account.password_policy, 'ACCOUNTPASSWORDPOLICY');
+    const problems = complianceProblems(policy, newPassword);
+    if (problems.length) {
+      throw AppError.invalid(`The new password does not comply with the ${policy.name} policy: ${problems.join(', ')}`);
+    }
+    if (policy.noReuseLast > 0) {
+      const history: { password: Buffer }[] = await m.query(
+        'SELECT password FROM password_history WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
+        [account.id, Math.max(policy.noReuseLast - 1, 0)],
+      );
+      const recent = [account.password, ...history.map((h) => h.password)];
+      const texts = await Promise.all(recent.map(async (blob) => (await this.keyring.open(blob, PASSWORD_CONTEXT)).toString('utf8')));
+      const reuse = reuseProblems(policy, newPassword, texts);
+      if (reuse.length) throw AppError.invalid(reuse.join(', '));
+    }
+    return policy;
+  }
+
+  /** Stores the new password, keeping the old one in history, with its audit row. */
+  async store(
+    m: EntityManager,
+    actor: Actor | null,
+    account: LockedAccount,
+    newPassword: string,
+    audit: { reason?: string; ticketId?: string; requestId?: number; description?: string } = {},
+  ): Promise<void> {
+    await m.query('INSERT INTO password_history (account_id, password, changed_by) VALUES ($1, $2, $3)', [
+      account.id,
+      account.password,
+      actor?.id ?? null,
+    ]);
+    await m.query('UPDATE accounts SET password = $2, password_changed_at = now(), updated_at = now() WHERE id = $1', [
+      account.id,
+      this.keyring.seal(newPassword, PASSWORD_CONTEXT),
+    ]);
+    await this.audit.record(
+      {
+        category: 'Resource',
+        operation: AuditOperation.PasswordChanged,
+        actor,
+        orgId: account.org_id,
+        resourceId: account.resource_id,
+        resourceName: account.resource_name,
+        accountId: account.id,
+        accountName: account.name,
+        ...audit,
+      },
+      m,
+    );
+  }
+
+  /** A local change (RESETTYPE=LOCAL): check, then store, in one transaction. */
+  changeLocal(actor: Actor, resourceId: number, accountId: number, newPassword: string, reason = '', ticketId = '') {
+    return this.dataSource.transaction(async (m) => {
+      const account = await this.lockVisibleAccount(m, actor, resourceId, accountId);
+      await this.check(m, account, newPassword);
+      await this.store(m, actor, account, newPassword, { reason, ticketId });
+    });
+  }
+}

@@ -1,0 +1,14 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { CoreModule, HealthController } from '@app/server';
+import { ResourcesModule } from './resources/resources.module';
+
+@Module({ controllers: [HealthController] })
+export class VaultModule {
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: VaultModule,
+      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule],
+    };
+  }
+}

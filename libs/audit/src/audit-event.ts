@@ -1,0 +1,67 @@
+/** What a reader filters on: the vault's AUDITTYPE (Resource, User) plus the pki service. */
+export type AuditCategory = 'Resource' | 'User' | 'Pki';
+
+export const AuditOperation = {
+  ResourceCreated: 'Resource Added',
+  ResourceModified: 'Resource Modified',
+  ResourceDeleted: 'Resource Deleted',
+  ResourceShared: 'Resource Shared',
+  AccountAdded: 'Account Added',
+  AccountModified: 'Account Modified',
+  AccountDeleted: 'Account Deleted',
+  AccountShared: 'Account Shared',
+  PasswordRetrieved: 'Password Retrieved',
+  PasswordRetrievalDenied: 'Password Retrieval Denied',
+  PasswordChanged: 'Password Changed',
+  PasswordChangeFailed: 'Password Change Failed',
+  PasswordGenerated: 'Password Generated',
+  FileDownloaded: 'File Downloaded',
+  PasswordRequested: 'Password Requested',
+  RequestApproved: 'Password Request Approved',
+  RequestRejected: 'Password Request Rejected',
+  RequestExpired: 'Password Request Expired',
+  PasswordCheckedOut: 'Password Checked Out',
+  PasswordCheckedIn: 'Password Checked In',
+  AccessControlConfigured: 'Access Control Configured',
+  PolicyCreated: 'Password Policy Added',
+  SettingChanged: 'Setting Changed',
+  UserCreated: 'User Added',
+  UserDeleted: 'User Deleted',
+  UserLocked: 'User Locked',
+  UserUnlocked: 'User Unlocked',
+  UserAddedToGroup: 'User Added To Group',
+  ResourceGroupCreated: 'Resource Group Added',
+  AuthenticationFailed: 'Authentication Failed',
+  ApiTokenCreated: 'API Token Created',
+  MasterKeyRotated: 'Master Key Rotated',
+} as const;
+export type AuditOperationName = (typeof AuditOperation)[keyof typeof AuditOperation] | string;
+
+/** Who acted, from where. */
+export interface Actor {
+  id: number;
+  orgId: number;
+  orgName: string;
+  username: string;
+  role: string;
+  isSuperAdmin: boolean;
+  ip: string;
+  client: string;
+}
+
+export interface AuditEvent {
+  category: AuditCategory;
+  operation: AuditOperationName;
+  outcome?: 'Success' | 'Failed';
+  actor?: Pick<Actor, 'id' | 'orgId' | 'username' | 'ip' | 'client'> | null;
+  orgId?: number | null;
+  resourceId?: number | null;
+  resourceName?: string;
+  accountId?: number | null;
+  accountName?: string;
+  target?: string;
+  reason?: string;
+  ticketId?: string;
+  requestId?: number | null;
+  description?: string;
+}

@@ -1,0 +1,3 @@
+export * from './audit-event';
+export * from './audit-writer';
+export * from './audit.module';

@@ -1,0 +1,5 @@
+export * from './current-actor.decorator';
+export * from './failed-auth-throttle';
+export * from './host-binding';
+export * from './permissions';
+export * from './token.guard';

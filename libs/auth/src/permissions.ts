@@ -1,0 +1,48 @@
+import { RoleName } from '@app/persistence';
+
+/** Named permissions; routes declare one, roles grant a set (the one table). */
+export const Permission = {
+  ResourceRead: 'resource.read',
+  ResourceCreate: 'resource.create',
+  ResourceManage: 'resource.manage',
+  PasswordRetrieve: 'password.retrieve',
+  PasswordChange: 'password.change',
+  RequestApprove: 'request.approve',
+  PolicyManage: 'policy.manage',
+  UserManage: 'user.manage',
+  AuditRead: 'audit.read',
+  PkiRead: 'pki.read',
+  PkiManage: 'pki.manage',
+  SettingsManage: 'settings.manage',
+} as const;
+export type PermissionName = (typeof Permission)[keyof typeof Permission];
+
+const ALL = Object.values(Permission);
+
+export const ROLE_PERMISSIONS: Record<RoleName, readonly PermissionName[]> = {
+  Administrator: ALL,
+  'Privileged Administrator': ALL.filter((p) => p !== Permission.SettingsManage),
+  'Password Administrator': [
+    Permission.ResourceRead,
+    Permission.ResourceCreate,
+    Permission.ResourceManage,
+    Permission.PasswordRetrieve,
+    Permission.PasswordChange,
+    Permission.RequestApprove,
+    Permission.PkiRead,
+    Permission.PkiManage,
+  ],
+  // Reads passwords shared to them and the audit trail; changes nothing.
+  'Password Auditor': [Permission.ResourceRead, Permission.PasswordRetrieve, Permission.AuditRead, Permission.PkiRead],
+  // Uses what is shared to them; a change also needs a modify share (checked per resource).
+  'Password User': [Permission.ResourceRead, Permission.PasswordRetrieve, Permission.PasswordChange],
+};
+
+export function roleHas(role: string, permission: string): boolean {
+  return (ROLE_PERMISSIONS[role as RoleName] ?? []).includes(permission as PermissionName);
+}
+
+/** Permissions that administrators of the organisation hold; used e.g. to pick approvers. */
+export function isAdministrativeRole(role: string): boolean {
+  return role === 'Administrator' || role === 'Privileged Administrator';
+}

@@ -1,0 +1,42 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { Response } from 'express';
+import { map, Observable } from 'rxjs';
+import { buildEnvelope } from './envelope';
+import { layoutOf, operationOf } from './operation-meta';
+import { FileReply, Reply, TextReply } from './reply';
+
+/** Wraps every handler's Reply in the envelope its route metadata names. */
+@Injectable()
+export class EnvelopeInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const meta = operationOf(this.reflector, context);
+    const layout = layoutOf(this.reflector, context, 'vaultA');
+    const res = context.switchToHttp().getResponse<Response>();
+    return next.handle().pipe(
+      map((value: unknown) => {
+        if (value instanceof FileReply) {
+          return new StreamableFile(value.body, {
+            type: value.contentType,
+            disposition: `attachment; filename="${value.fileName.replace(/["\r\n\\]/g, '_')}"`,
+            length: value.body.length,
+          });
+        }
+        if (value instanceof TextReply) {
+          res.type('text/plain; charset=utf-8');
+          return value.text;
+        }
+        if (!meta) return value;
+        const reply = value as Reply;
+        return buildEnvelope({
+          ...meta,
+          layout,
+          status: reply.status ?? meta.successText ?? 'Success',
+          reply,
+        });
+      }),
+    );
+  }
+}

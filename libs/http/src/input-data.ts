@@ -1,0 +1,72 @@
+import { AppError } from './app-error';
+import { InputDataSyntaxError, parseLenientJson } from './lenient-json';
+import { ParsedRequest } from './request-body.middleware';
+
+type Fields = Record<string, unknown>;
+
+/** Case-insensitive view of a flat record: exact key first, then any case (COMPAT.md §3). */
+export function lookup(record: Fields | undefined, name: string): unknown {
+  if (!record) return undefined;
+  if (Object.prototype.hasOwnProperty.call(record, name)) return record[name];
+  const lower = name.toLowerCase();
+  for (const key of Object.keys(record)) if (key.toLowerCase() === lower) return record[key];
+  return undefined;
+}
+
+/**
+ * The Details object of INPUT_DATA, wherever it came from: query string, urlencoded or
+ * multipart field, or a raw JSON body. Accepts {operation:{Details}}, {Details} or a flat object.
+ */
+export function readInputData(req: ParsedRequest): Fields {
+  const cached = (req as { inputData?: Fields }).inputData;
+  if (cached) return cached;
+  if (req.bodyError) throw req.bodyError;
+  const text =
+    asText(lookup(req.query as Fields, 'INPUT_DATA')) ?? asText(lookup(req.body, 'INPUT_DATA')) ?? req.rawInput;
+  let details: Fields = {};
+  if (text !== undefined && text.trim() !== '') {
+    let parsed: unknown;
+    try {
+      parsed = parseLenientJson(text);
+    } catch (error) {
+      if (error instanceof InputDataSyntaxError) throw AppError.invalid(error.message);
+      throw AppError.invalid('INPUT_DATA could not be parsed');
+    }
+    details = unwrapDetails(parsed);
+  }
+  (req as { inputData?: Fields }).inputData = details;
+  return details;
+}
+
+function unwrapDetails(parsed: unknown): Fields {
+  if (!isRecord(parsed)) throw AppError.invalid('INPUT_DATA must be a JSON object');
+  const operation = lookup(parsed, 'operation');
+  const holder = isRecord(operation) ? operation : parsed;
+  const details = lookup(holder, 'Details');
+  if (details === undefined) return holder === parsed ? parsed : {};
+  if (!isRecord(details)) throw AppError.invalid('INPUT_DATA operation.Details must be an object');
+  return details;
+}
+
+/** INPUT_DATA Details, then query parameters, then form fields: the merged, case-insensitive input. */
+export function readField(req: ParsedRequest, name: string): unknown {
+  const value = lookup(readInputData(req), name);
+  if (value !== undefined) return value;
+  const fromQuery = lookup(req.query as Fields, name);
+  if (fromQuery !== undefined) return fromQuery;
+  return lookup(req.body, name);
+}
+
+export function uploadedFile(req: ParsedRequest, part: string): Express.Multer.File | undefined {
+  const files = Array.isArray(req.files) ? req.files : Object.values(req.files ?? {}).flat();
+  return files.find((f) => f.fieldname === part) ?? files.find((f) => f.fieldname.toLowerCase() === part.toLowerCase());
+}
+
+function asText(value: unknown): string | undefined {
+  if (Array.isArray(value)) return asText(value[0]);
+  return typeof value === 'string' ? value : undefined;
+}
+
+function isRecord(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,52 @@
+import { createParamDecorator, ExecutionContext, Type } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
+import { AppError } from './app-error';
+import { readField, uploadedFile } from './input-data';
+import { ParsedRequest } from './request-body.middleware';
+
+/**
+ * `@Input(Dto)`: reads each property the DTO declares from INPUT_DATA Details, the query
+ * string or form fields (exact name, then any case), converts and validates it with
+ * class-validator, and throws one AppError naming the first bad field.
+ */
+export const Input = createParamDecorator((dto: Type<object>, ctx: ExecutionContext) => {
+  const req = ctx.switchToHttp().getRequest<ParsedRequest>();
+  return parseInput(dto, (name) => readField(req, name));
+});
+
+export function parseInput<T extends object>(dto: Type<T>, read: (name: string) => unknown): T {
+  const plain: Record<string, unknown> = {};
+  for (const property of declaredProperties(dto)) {
+    const value = read(property);
+    if (value !== undefined) plain[property] = normalise(value);
+  }
+  const instance = plainToInstance(dto, plain);
+  const errors = validateSync(instance, { forbidUnknownValues: false, stopAtFirstError: true });
+  if (errors.length > 0) throw AppError.invalid(firstMessage(errors[0]));
+  return instance;
+}
+
+/** The raw request, for handlers that need uploaded files. */
+export const UploadedPart = createParamDecorator((part: string, ctx: ExecutionContext) =>
+  uploadedFile(ctx.switchToHttp().getRequest<ParsedRequest>(), part),
+);
+
+function declaredProperties(dto: Type<object>): string[] {
+  const metas = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+  return [...new Set(metas.map((m) => m.propertyName))];
+}
+
+// Numbers and booleans arrive as text or as JSON values; DTOs see text for scalars.
+function normalise(value: unknown): unknown {
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') return value[0];
+  return value;
+}
+
+function firstMessage(error: ValidationError): string {
+  // A missing value fails every constraint; "is required" is the one that helps.
+  if (error.constraints) return error.constraints.isNotEmpty ?? Object.values(error.constraints)[0];
+  const child = error.children?.[0];
+  return child ? firstMessage(child) : `${error.property} is invalid`;
+}

@@ -1,0 +1,32 @@
+/** What a handler returns; the interceptor wraps it in the layout's envelope. */
+export interface Reply {
+  message: string;
+  details?: unknown;
+  /** Lists: defaults to the list's length. */
+  totalRows?: number;
+  /** Extra top-level keys (vault prefix B, pki). */
+  extra?: Record<string, unknown>;
+  status?: string;
+}
+
+export function reply(message: string, details?: unknown, extra?: Record<string, unknown>): Reply {
+  return { message, details, extra };
+}
+
+export function listReply(message: string, items: unknown[], totalRows = items.length): Reply {
+  return { message, details: items, totalRows };
+}
+
+/** A download: the file itself, not an envelope. */
+export class FileReply {
+  constructor(
+    readonly body: Buffer,
+    readonly fileName: string,
+    readonly contentType = 'application/octet-stream',
+  ) {}
+}
+
+/** A plain-text answer (revoke). */
+export class TextReply {
+  constructor(readonly text: string) {}
+}

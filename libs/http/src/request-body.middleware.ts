@@ -1,0 +1,98 @@
+import { NextFunction, Request, Response } from 'express';
+import multer from 'multer';
+import { AppError, ErrorCode } from './app-error';
+
+export interface ParsedRequest extends Request {
+  /** A raw JSON body ({"operation":{...}}), treated as INPUT_DATA. */
+  rawInput?: string;
+  /** A body that could not be read; raised when the handler asks for input. */
+  bodyError?: AppError;
+  /** The token from a trailing /AUTHTOKEN=<token> path segment (pki). */
+  pathToken?: string;
+  files?: Express.Multer.File[] | Record<string, Express.Multer.File[]>;
+}
+
+/**
+ * Reads every body the real clients send: urlencoded whatever the Content-Type says
+ * (they label it text/json, application/json or nothing), a raw JSON document, or
+ * multipart with files. Never throws: a bad body is reported when input is read.
+ */
+export function requestBodyMiddleware(maxFileSize: number) {
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: maxFileSize, files: 10, fields: 100, fieldSize: 1024 * 1024 },
+  }).any();
+  const maxBody = Math.max(maxFileSize, 2 * 1024 * 1024);
+
+  return (req: ParsedRequest, res: Response, next: NextFunction): void => {
+    req.body = {};
+    if (/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
+      upload(req, res, (err: unknown) => {
+        if (err) req.bodyError = uploadError(err, maxFileSize);
+        next();
+      });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBody) chunks.push(chunk);
+    });
+    req.on('error', () => next());
+    req.on('end', () => {
+      if (size > maxBody) {
+        req.bodyError = new AppError(ErrorCode.TooLarge, `Request body is larger than the limit of ${maxBody} bytes`);
+      } else {
+        parseText(req, Buffer.concat(chunks).toString('utf8'));
+      }
+      next();
+    });
+  };
+}
+
+function parseText(req: ParsedRequest, text: string): void {
+  const trimmed = text.trim();
+  if (!trimmed) return;
+  if (trimmed.startsWith('{')) {
+    req.rawInput = trimmed;
+    return;
+  }
+  const fields: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(trimmed)) fields[key] = value;
+  req.body = fields;
+}
+
+function uploadError(err: unknown, maxFileSize: number): AppError {
+  const code = (err as { code?: string }).code;
+  if (code === 'LIMIT_FILE_SIZE') {
+    return new AppError(ErrorCode.TooLarge, `The uploaded file is larger than the limit of ${maxFileSize} bytes`);
+  }
+  return AppError.invalid(`The multipart body could not be read: ${(err as Error).message ?? 'malformed'}`);
+}
+
+/**
+ * Tolerates doubled and trailing slashes, and takes a trailing `/AUTHTOKEN=<token>`
+ * segment (pki clients) off the path before routing.
+ */
+export function normalizePathMiddleware(req: ParsedRequest, _res: Response, next: NextFunction): void {
+  const q = req.url.indexOf('?');
+  let path = q === -1 ? req.url : req.url.slice(0, q);
+  const query = q === -1 ? '' : req.url.slice(q);
+  const tokenSegment = /\/AUTHTOKEN=([^/]*)\/*$/i.exec(path);
+  if (tokenSegment) {
+    req.pathToken = decodeURIComponent(tokenSegment[1]);
+    path = path.slice(0, tokenSegment.index);
+  }
+  path = path.replace(/\/{2,}/g, '/');
+  if (path.length > 1) path = path.replace(/\/+$/, '');
+  req.url = (path || '/') + query;
+  next();
+}
+
+/** No ETag (it would fingerprint the password in the body) and no caching anywhere. */
+export function noStoreMiddleware(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Pragma', 'no-cache');
+  next();
+}

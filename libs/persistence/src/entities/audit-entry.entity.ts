@@ -1,0 +1,43 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * One row per audited event, written in the same transaction as the change it records.
+ * `chainHash` is filled later, in id order, by the background sealer (tamper evidence).
+ */
+@Entity('audit')
+@Index(['orgId', 'category', 'createdAt'])
+@Index(['createdAt'])
+@Index(['accountId', 'createdAt'])
+export class AuditEntry {
+  @PrimaryGeneratedColumn({ type: 'bigint' }) id!: string;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt!: Date;
+  @Column({ type: 'int', nullable: true }) orgId!: number | null;
+  /** Resource, User or Pki: the AUDITTYPE a reader filters on. */
+  @Column({ type: 'text' }) category!: string;
+  @Column({ type: 'text' }) operation!: string;
+  @Column({ type: 'text' }) outcome!: string;
+  @Column({ type: 'int', nullable: true }) actorId!: number | null;
+  @Column({ type: 'text', default: '' }) actorName!: string;
+  @Column({ type: 'text', default: '' }) ip!: string;
+  @Column({ type: 'text', default: '' }) client!: string;
+  @Column({ type: 'int', nullable: true }) resourceId!: number | null;
+  @Column({ type: 'text', default: '' }) resourceName!: string;
+  @Column({ type: 'int', nullable: true }) accountId!: number | null;
+  @Column({ type: 'text', default: '' }) accountName!: string;
+  /** The object acted on when it is not a resource/account (user name, key, certificate...). */
+  @Column({ type: 'text', default: '' }) target!: string;
+  @Column({ type: 'text', default: '' }) reason!: string;
+  @Column({ type: 'text', default: '' }) ticketId!: string;
+  @Column({ type: 'int', nullable: true }) requestId!: number | null;
+  @Column({ type: 'text', default: '' }) description!: string;
+  @Column({ type: 'bytea', nullable: true }) chainHash!: Buffer | null;
+}
+
+/** Periodic signed points of the audit hash chain, so a verifier can start mid-way. */
+@Entity('audit_checkpoints')
+export class AuditCheckpoint {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'bigint' }) lastAuditId!: string;
+  @Column({ type: 'bytea' }) chainHash!: Buffer;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt!: Date;
+}

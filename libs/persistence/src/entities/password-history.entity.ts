@@ -1,0 +1,11 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/** Every replaced password, sealed, so that no change ever loses a secret. */
+@Entity('password_history')
+export class PasswordHistory {
+  @PrimaryGeneratedColumn() id!: number;
+  @Index() @Column() accountId!: number;
+  @Column({ type: 'bytea', select: false }) password!: Buffer;
+  @Column({ type: 'int', nullable: true }) changedBy!: number | null;
+  @CreateDateColumn({ type: 'timestamptz' }) replacedAt!: Date;
+}

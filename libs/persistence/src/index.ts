@@ -1,0 +1,6 @@
+export * from './data-source';
+export * from './embedded';
+export * from './entities';
+export * from './migrate';
+export * from './snake-naming.strategy';
+export * from './sql';

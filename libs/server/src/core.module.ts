@@ -1,0 +1,34 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, Reflector } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '@app/audit';
+import { TokenGuard } from '@app/auth';
+import { AppConfig, ConfigModule } from '@app/config';
+import { CryptoModule } from '@app/crypto';
+import { EnvelopeExceptionFilter, EnvelopeInterceptor, Layout } from '@app/http';
+import { dataSourceOptions } from '@app/persistence';
+
+/** What every service shares: config, database, keyring, audit, the guard and the envelope. */
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig, databaseUrl: string, defaultLayout: Layout): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.dbPoolSize)),
+        CryptoModule,
+        AuditModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: TokenGuard },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        {
+          provide: APP_FILTER,
+          inject: [Reflector],
+          useFactory: (reflector: Reflector) => new EnvelopeExceptionFilter(reflector, defaultLayout),
+        },
+      ],
+    };
+  }
+}

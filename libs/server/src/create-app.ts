@@ -1,0 +1,30 @@
+import { DynamicModule, INestApplication, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { AppConfig } from '@app/config';
+import { noStoreMiddleware, normalizePathMiddleware, requestBodyMiddleware } from '@app/http';
+import { TlsMaterial } from './tls';
+
+const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
+
+export function logLevels(level: AppConfig['logLevel']): LogLevel[] {
+  return LEVELS.slice(0, LEVELS.indexOf(level) + 1);
+}
+
+/** A configured (not yet listening) Nest application for one service. */
+export async function createApp(module: DynamicModule, config: AppConfig, tls?: TlsMaterial): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(module, {
+    bodyParser: false,
+    httpsOptions: tls ? { cert: tls.cert, key: tls.key } : undefined,
+    logger: logLevels(config.logLevel),
+  });
+  const express = app.getHttpAdapter().getInstance();
+  // Express's default ETag is a hash of the body: a fingerprint of the password it carries.
+  express.set('etag', false);
+  express.disable('x-powered-by');
+  app.use(noStoreMiddleware);
+  app.use(normalizePathMiddleware);
+  app.use(requestBodyMiddleware(config.maxFileSize));
+  app.enableShutdownHooks();
+  return app;
+}

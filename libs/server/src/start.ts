@@ -1,0 +1,66 @@
+import { DynamicModule, INestApplication, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppConfig, ConfigError, loadConfig } from '@app/config';
+import { runMigrations } from '@app/persistence';
+import { ensureFirstAdmin } from './bootstrap-admin';
+import { createApp } from './create-app';
+import { prepareDatabase } from './database';
+import { serverTls } from './tls';
+
+export interface ServiceDefinition {
+  name: 'vault' | 'pki';
+  port: (config: AppConfig) => number;
+  module: (config: AppConfig, databaseUrl: string) => DynamicModule;
+}
+
+/** Starts the given services in this process; the entry points differ only in the list. */
+export async function startServices(services: ServiceDefinition[]): Promise<void> {
+  const logger = new Logger('Start');
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const database = await prepareDatabase(config);
+  const applied = await runMigrations(database.url);
+  if (applied.length) logger.log(`Applied migrations: ${applied.join(', ')}`);
+  const tls = await serverTls(config);
+  const apps: INestApplication[] = [];
+  for (const service of services) {
+    apps.push(await createApp(service.module(config, database.url), config, tls));
+  }
+  const token = await ensureFirstAdmin(apps[0].get(DataSource), config.dataDir);
+  const scheme = tls ? 'https' : 'http';
+  for (const [i, service] of services.entries()) {
+    await apps[i].listen(service.port(config), config.bindAddress);
+    logger.log(`${service.name} listening on ${scheme}://${config.bindAddress}:${service.port(config)}`);
+  }
+  if (token) printFirstAdmin(token, config.dataDir);
+  const stop = async () => {
+    for (const app of apps) await app.close().catch(() => undefined);
+    await database.stop?.();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+function printFirstAdmin(token: string, dataDir: string): void {
+  // Printed once, at first start; the file lets an operator fetch it later.
+  process.stdout.write(
+    [
+      '',
+      'First start: created the administrator "admin".',
+      `Its API token (shown once, also in ${dataDir}/initial-admin-token, mode 0600):`,
+      `  ${token}`,
+      'Use it as the AUTHTOKEN header, e.g.:',
+      `  curl -k -H "AUTHTOKEN: ${token}" https://localhost:7272/restapi/json/v1/resources`,
+      '',
+    ].join('\n'),
+  );
+}

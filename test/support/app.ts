@@ -1,0 +1,70 @@
+import { INestApplication } from '@nestjs/common';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { AppConfig, loadConfig } from '@app/config';
+import { createApp, createApiUser, ensureFirstAdmin } from '@app/server';
+import { PkiModule } from '../../apps/pki/src/pki.module';
+import { VaultModule } from '../../apps/vault/src/vault.module';
+import { createTestDatabase } from './database';
+
+export interface TestServices {
+  vault: INestApplication;
+  pki: INestApplication;
+  /** Base URLs of the listening services (plain HTTP on loopback). */
+  vaultUrl: string;
+  pkiUrl: string;
+  dataSource: DataSource;
+  databaseUrl: string;
+  config: AppConfig;
+  adminToken: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Both services as production builds them (same modules, middleware, guard, envelope),
+ * on a fresh database cloned from the migrated template, listening on loopback.
+ */
+export async function startTestServices(env: Record<string, string> = {}, databaseUrl?: string): Promise<TestServices> {
+  const url = databaseUrl ?? (await createTestDatabase());
+  const dataDir = mkdtempSync(join(tmpdir(), 'vault-test-'));
+  const config = loadConfig({ TLS_MODE: 'off', DATA_DIR: dataDir, LOG_LEVEL: 'error', DB_POOL_SIZE: '5', ...env });
+  const vault = await createApp(VaultModule.forRoot(config, url), config);
+  const pki = await createApp(PkiModule.forRoot(config, url), config);
+  await vault.listen(0, '127.0.0.1');
+  await pki.listen(0, '127.0.0.1');
+  const dataSource = vault.get(DataSource);
+  const adminToken = (await ensureFirstAdmin(dataSource, dataDir)) ?? '';
+  return {
+    vault,
+    pki,
+    vaultUrl: await baseUrl(vault),
+    pkiUrl: await baseUrl(pki),
+    dataSource,
+    databaseUrl: url,
+    config,
+    adminToken,
+    async close() {
+      await vault.close();
+      await pki.close();
+    },
+  };
+}
+
+async function baseUrl(app: INestApplication): Promise<string> {
+  const address = app.getHttpServer().address();
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/** A user of the default organisation with an API token, made like the admin CLI makes one. */
+export async function createUserWithToken(
+  services: TestServices,
+  username: string,
+  role = 'Password Administrator',
+  options: { superAdmin?: boolean; allowedHosts?: string } = {},
+): Promise<{ id: number; token: string }> {
+  const [org] = await services.dataSource.query(`SELECT id FROM organizations WHERE name = 'Default'`);
+  const { userId, token } = await createApiUser(services.dataSource, { orgId: org.id, username, role, ...options });
+  return { id: userId, token };
+}
