@@ -63,7 +63,8 @@ export interface IssuedCertificate {
  * issued certificate costs one native signature plus a little DER encoding.
  */
 export class CertificateAuthority {
-  private readonly authorityKeyId: Buffer;
+  /** The AKI extension naming this CA, shared by everything it signs. */
+  readonly authorityKeyIdentifier: Buffer;
   private readonly crlDistributionPoints = new Map<string, Buffer>();
 
   private constructor(
@@ -76,7 +77,7 @@ export class CertificateAuthority {
     readonly notAfter: Date,
     readonly pathLength: number | undefined,
   ) {
-    this.authorityKeyId = authorityKeyIdentifier(keyId);
+    this.authorityKeyIdentifier = authorityKeyIdentifier(keyId);
   }
 
   static async load(material: CaMaterial): Promise<CertificateAuthority> {
@@ -128,7 +129,7 @@ export class CertificateAuthority {
     const extensions = options.isIntermediate
       ? caExtensions(this.childPathLength(options.pathLength))
       : [...this.leafExtensions(subject.spkiDer, options.template)];
-    extensions.push(subjectKeyIdentifier(keyIdentifierOf(subject.spkiDer)), this.authorityKeyId);
+    extensions.push(subjectKeyIdentifier(keyIdentifierOf(subject.spkiDer)), this.authorityKeyIdentifier);
     if (options.crlDistributionPointUrl) extensions.push(this.crlDistributionPoint(options.crlDistributionPointUrl));
     if (!options.isIntermediate && subject.sans?.length) extensions.push(subjectAltName(subject.sans));
     const built = await buildCertificate(
