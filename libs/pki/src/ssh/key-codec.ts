@@ -11,10 +11,24 @@ export type SshPrivateKey = sshpk.PrivateKey;
 const TYPE_BY_SSHPK: Record<string, SshKeyType> = { rsa: 'ssh-rsa', dsa: 'ssh-dss', ed25519: 'ed25519', ecdsa: 'ecdsa' };
 
 export function fromKeyObject(keyObject: KeyObject): SshPrivateKey {
+  if (keyObject.asymmetricKeyType === 'ed25519') return ed25519FromKeyObject(keyObject);
   const key = sshpk.parsePrivateKey(keyObject.export({ type: 'pkcs8', format: 'pem' }), 'pkcs8');
   // sshpk names PEM keys after their source ("(unnamed)"); PEM carries no comment.
   key.comment = '';
   return key;
+}
+
+/** sshpk would derive the public half of a PKCS#8 ed25519 key in pure JS; OpenSSL already has it. */
+function ed25519FromKeyObject(keyObject: KeyObject): SshPrivateKey {
+  const jwk = keyObject.export({ format: 'jwk' });
+  return new sshpk.PrivateKey({
+    type: 'ed25519',
+    parts: [
+      { name: 'A', data: Buffer.from(jwk.x ?? '', 'base64url') },
+      { name: 'k', data: Buffer.from(jwk.d ?? '', 'base64url') },
+    ],
+    comment: '',
+  });
 }
 
 export function keyTypeOf(key: SshPrivateKey): SshKeyType {
