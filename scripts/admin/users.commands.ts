@@ -1,0 +1,45 @@
+import { ROLES } from '@app/persistence';
+import { createApiUser, ensureFirstAdmin } from '@app/server';
+import { optional, required } from './args';
+import { AdminCommand } from './command';
+import { orgId } from './context';
+
+export const createApiUserCommand: AdminCommand = {
+  name: 'create-api-user',
+  usage: 'create-api-user --username U --role R [--hostname H] [--org O] [--superadmin]',
+  summary: 'Create an API user; prints its token as the last line',
+  async run(ctx, args) {
+    const username = required(args, 'username');
+    const role = ROLES.find((r) => r.toLowerCase() === required(args, 'role').toLowerCase());
+    if (!role) throw new Error(`--role must be one of: ${ROLES.join(', ')}`);
+    await ensureFirstAdmin(ctx.dataSource, ctx.config.dataDir);
+    const org = await orgId(ctx.dataSource, optional(args, 'org'));
+    const [existing] = await ctx.dataSource.query('SELECT id FROM users WHERE org_id = $1 AND username_key = lower($2)', [org, username]);
+    if (existing) throw new Error(`A user named ${username} already exists`);
+    const { userId, token } = await createApiUser(
+      ctx.dataSource,
+      { orgId: org, username, role, superAdmin: args.superadmin === true, allowedHosts: optional(args, 'hostname') ?? '' },
+      'admin CLI',
+    );
+    console.log(`Created API user ${username} (id ${userId}, ${role}). Token:`);
+    console.log(token);
+  },
+};
+
+export const listUsersCommand: AdminCommand = {
+  name: 'list-users',
+  usage: 'list-users [--org O]',
+  summary: 'List users with role, state and host binding',
+  async run(ctx, args) {
+    const rows = await ctx.dataSource.query(
+      `SELECT u.id, u.username, u.role, u.is_super_admin, u.is_api_user, u.locked, u.expires_on, u.allowed_hosts, o.name AS org
+       FROM users u JOIN organizations o ON o.id = u.org_id
+       WHERE ($1::text IS NULL OR lower(o.name) = lower($1)) ORDER BY o.name, u.username`,
+      [optional(args, 'org') ?? null],
+    );
+    console.log(['ID', 'USERNAME', 'ROLE', 'SUPERADMIN', 'API', 'LOCKED', 'EXPIRES', 'HOSTS', 'ORG'].join('\t'));
+    for (const r of rows) {
+      console.log([r.id, r.username, r.role, r.is_super_admin, r.is_api_user, r.locked, r.expires_on ?? 'never', r.allowed_hosts || '-', r.org].join('\t'));
+    }
+  },
+};
