@@ -91,13 +91,13 @@ export function childElements(der: Buffer, parent: DerElement): DerElement[] {
   return out;
 }
 
-/** Exact bytes of the subject Name and SubjectPublicKeyInfo inside a certificate. */
-export function certificateParts(certDer: Buffer): { subjectDer: Buffer; spkiDer: Buffer } {
+/** Exact bytes of the issuer and subject Names and the SubjectPublicKeyInfo of a certificate. */
+export function certificateParts(certDer: Buffer): { issuerDer: Buffer; subjectDer: Buffer; spkiDer: Buffer } {
   const [tbs] = childElements(certDer, readElement(certDer));
   const fields = childElements(certDer, tbs);
   const offset = fields[0].tag === 0xa0 ? 1 : 0;
   const slice = (e: DerElement) => certDer.subarray(e.start, e.end);
-  return { subjectDer: slice(fields[offset + 4]), spkiDer: slice(fields[offset + 5]) };
+  return { issuerDer: slice(fields[offset + 2]), subjectDer: slice(fields[offset + 4]), spkiDer: slice(fields[offset + 5]) };
 }
 
 // DER of OID 1.2.840.10045.2.1 (id-ecPublicKey).

@@ -1,6 +1,7 @@
 import { createHash, X509Certificate as NodeCertificate } from 'node:crypto';
 import { signatureAlgorithmName } from './algorithms';
 import { signatureOidOf } from './der';
+import { certificateParts } from './der-writer';
 import { CertificateError } from './errors';
 import { describePublicKey } from './keys';
 import { asText, isPem, pemBlocks, toPem } from './pem';
@@ -137,28 +138,45 @@ export function colonHex(bytes: Buffer): string {
   return bytes.toString('hex').toUpperCase().replace(/(..)(?!$)/g, '$1:');
 }
 
+/**
+ * Same subject and issuer name and a signature that verifies with its own key. (node's
+ * checkIssued is not used: it also demands keyCertSign, which self-signed leaves lack.)
+ */
 export function isSelfSigned(cert: NodeCertificate): boolean {
-  return cert.checkIssued(cert) && cert.verify(cert.publicKey);
+  return issuedBy(cert, cert);
+}
+
+function issuedBy(subject: NodeCertificate, issuer: NodeCertificate): boolean {
+  const names = certificateParts(subject.raw);
+  if (!names.issuerDer.equals(certificateParts(issuer.raw).subjectDer)) return false;
+  try {
+    return subject.verify(issuer.publicKey);
+  } catch {
+    return false;
+  }
 }
 
 /**
- * Orders certificates leaf first, each followed by its issuer. Certificates that are not
- * part of the main path (other branches, duplicates removed) follow at the end.
+ * Orders certificates leaf first, each followed by its issuer. When several chains are
+ * mixed, the longest comes first; certificates off that path follow in input order.
  */
 export function orderChain(pems: string[]): string[] {
   const certs = uniqueByFingerprint(pems.map((pem) => loadCertificate(pem)));
-  const issues = (issuer: NodeCertificate, subject: NodeCertificate) =>
-    issuer !== subject && subject.checkIssued(issuer) && subject.verify(issuer.publicKey);
-  const leaf = certs.find((c) => !certs.some((other) => issues(c, other))) ?? certs[0];
-  const ordered: NodeCertificate[] = [];
-  let current: NodeCertificate | undefined = leaf;
-  while (current && !ordered.includes(current)) {
-    ordered.push(current);
-    const subject: NodeCertificate = current;
-    current = certs.find((c) => !ordered.includes(c) && issues(c, subject));
-  }
-  const rest = certs.filter((c) => !ordered.includes(c));
-  return [...ordered, ...rest].map((c) => toPem(c.raw, 'CERTIFICATE'));
+  const issues = (issuer: NodeCertificate, subject: NodeCertificate) => issuer !== subject && issuedBy(subject, issuer);
+  const pathFrom = (leaf: NodeCertificate): NodeCertificate[] => {
+    const path = [leaf];
+    for (;;) {
+      const last = path[path.length - 1];
+      const next = certs.find((c) => !path.includes(c) && issues(c, last));
+      if (!next) return path;
+      path.push(next);
+    }
+  };
+  const leaves = certs.filter((c) => !certs.some((other) => issues(c, other)));
+  const paths = (leaves.length ? leaves : certs.slice(0, 1)).map(pathFrom);
+  const best = paths.reduce((a, b) => (b.length > a.length ? b : a), paths[0] ?? []);
+  const rest = certs.filter((c) => !best.includes(c));
+  return [...best, ...rest].map((c) => toPem(c.raw, 'CERTIFICATE'));
 }
 
 function uniqueByFingerprint(certs: NodeCertificate[]): NodeCertificate[] {
