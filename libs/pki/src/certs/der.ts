@@ -54,12 +54,3 @@ export function nullValue(): Asn1 {
 export function explicit(tag: number, items: Asn1[]): Asn1 {
   return asn1.create(asn1.Class.CONTEXT_SPECIFIC, tag, true, items);
 }
-
-/** DER INTEGER for an arbitrary non-negative bigint (CRL numbers can exceed 2^31). */
-export function bigIntegerDer(value: bigint): Buffer {
-  let hex = value.toString(16);
-  if (hex.length % 2) hex = `0${hex}`;
-  let body = Buffer.from(hex, 'hex');
-  if (body[0] & 0x80) body = Buffer.concat([Buffer.from([0]), body]);
-  return Buffer.concat([Buffer.from([0x02, body.length]), body]);
-}

@@ -22,7 +22,3 @@ export class CertificateError extends Error {
     this.name = 'CertificateError';
   }
 }
-
-export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as forge from 'node-forge';
-import { explicit, fromDer, integer, octets, oid, sequence, set, toDer } from './der';
+import { explicit, fromDer, integer, nullValue, octets, oid, sequence, set, toDer } from './der';
 import { CertificateError } from './errors';
 import { loadPrivateKey, toPkcs8Der, toPkcs8Pem } from './keys';
 import { readCertificateDers } from './parse';
@@ -99,7 +99,7 @@ function macData(authSafe: Buffer, password: string): forge.asn1.Asn1 {
   hmac.update(authSafe.toString('binary'));
   const digest = Buffer.from(hmac.digest().getBytes(), 'binary');
   return sequence([
-    sequence([sequence([oid(OIDS.sha256), asn1.create(asn1.Class.UNIVERSAL, asn1.Type.NULL, false, '')]), octets(digest)]),
+    sequence([sequence([oid(OIDS.sha256), nullValue()]), octets(digest)]),
     octets(salt),
     integer(ITERATIONS),
   ]);
