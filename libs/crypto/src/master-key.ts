@@ -26,7 +26,12 @@ export function loadMasterKey(source: MasterKeySource): Buffer {
   if (!existsSync(file)) {
     if (source.masterKeyFile) throw new Error(`MASTER_KEY_FILE ${file} does not exist`);
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+    try {
+      writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another instance sharing DATA_DIR made it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
   return parseKeyMaterial(readFileSync(file, 'utf8'));
 }
