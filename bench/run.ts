@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+
+// `npm run bench [-- name ...]`: runs the named benchmarks (default: all) one after the other.
+const BENCHES: Record<string, () => Promise<unknown>> = {
+  'password-read': async () => (await import('./password-read')).main(),
+};
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const names = wanted.length ? wanted : Object.keys(BENCHES);
+  for (const name of names) {
+    const bench = BENCHES[name];
+    if (!bench) throw new Error(`Unknown benchmark ${name}; known: ${Object.keys(BENCHES).join(', ')}`);
+    console.log(`\n=== ${name}`);
+    await bench();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
