@@ -34,6 +34,17 @@ export const AuditOperation = {
   AuthenticationFailed: 'Authentication Failed',
   ApiTokenCreated: 'API Token Created',
   MasterKeyRotated: 'Master Key Rotated',
+  SshKeyCreated: 'SSH Key Created',
+  SshKeyImported: 'SSH Key Imported',
+  SshKeyExported: 'SSH Key Exported',
+  SshKeyPassphraseRetrieved: 'SSH Key Passphrase Retrieved',
+  SshKeyDeleted: 'SSH Key Deleted',
+  SshKeyAssociated: 'SSH Key Associated',
+  SshKeyDissociated: 'SSH Key Dissociated',
+  SshCredentialsApplied: 'SSH Credentials Applied',
+  SshUsersEnumerated: 'SSH Users Enumerated',
+  SshHostsDiscovered: 'SSH Hosts Discovered',
+  RemoteResetConfigured: 'Remote Password Reset Configured',
 } as const;
 export type AuditOperationName = (typeof AuditOperation)[keyof typeof AuditOperation] | string;
 
