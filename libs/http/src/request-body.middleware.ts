@@ -33,6 +33,11 @@ export function requestBodyMiddleware(maxFileSize: number) {
       });
       return;
     }
+    // Most calls (GET with the token in a header) have no body: don't wait for one.
+    if (!req.headers['transfer-encoding'] && (req.headers['content-length'] ?? '0') === '0') {
+      next();
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {

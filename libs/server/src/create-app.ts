@@ -25,6 +25,5 @@ export async function createApp(module: DynamicModule, config: AppConfig, tls?: 
   app.use(noStoreMiddleware);
   app.use(normalizePathMiddleware);
   app.use(requestBodyMiddleware(config.maxFileSize));
-  app.enableShutdownHooks();
   return app;
 }
