@@ -15,6 +15,7 @@ export function logLevels(level: AppConfig['logLevel']): LogLevel[] {
 export async function createApp(module: DynamicModule, config: AppConfig, tls?: TlsMaterial): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(module, {
     bodyParser: false,
+    abortOnError: false,
     httpsOptions: tls ? { cert: tls.cert, key: tls.key } : undefined,
     logger: logLevels(config.logLevel),
   });
