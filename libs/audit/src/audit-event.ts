@@ -45,6 +45,14 @@ export const AuditOperation = {
   SshUsersEnumerated: 'SSH Users Enumerated',
   SshHostsDiscovered: 'SSH Hosts Discovered',
   RemoteResetConfigured: 'Remote Password Reset Configured',
+  SslCertificatesDiscovered: 'SSL Certificates Discovered',
+  KeyVaultKeyAdded: 'Key Vault Key Added',
+  KeyVaultKeyUpdated: 'Key Vault Key Updated',
+  KeyVaultKeyExported: 'Key Vault Key Exported',
+  KeyVaultKeyDeleted: 'Key Vault Key Deleted',
+  PgpKeyCreated: 'PGP Key Created',
+  PgpKeyExported: 'PGP Key Exported',
+  UnmanagedCertificatesImported: 'Unmanaged Certificates Imported',
 } as const;
 export type AuditOperationName = (typeof AuditOperation)[keyof typeof AuditOperation] | string;
 
