@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { CoreModule, HealthController } from '@app/server';
+import { PasswordRequestsModule } from './password-requests/password-requests.module';
 import { ResourcesModule } from './resources/resources.module';
 
 @Module({ controllers: [HealthController] })
@@ -8,7 +9,7 @@ export class VaultModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     return {
       module: VaultModule,
-      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule],
+      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule, PasswordRequestsModule],
     };
   }
 }

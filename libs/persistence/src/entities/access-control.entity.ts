@@ -18,8 +18,10 @@ export class AccessControl {
   @Column({ type: 'int', array: true, default: '{}' }) approverUserIds!: number[];
   @Column({ type: 'int', array: true, default: '{}' }) approverGroupIds!: number[];
   @Column({ default: true }) exclusive!: boolean;
-  @Column({ default: 30 }) checkoutMinutes!: number;
-  @Column({ default: 1440 }) requestTtlMinutes!: number;
+  /** Fractions allowed (tests use seconds). */
+  @Column({ type: 'double precision', default: 30 }) checkoutMinutes!: number;
+  @Column({ type: 'double precision', default: 1440 }) requestTtlMinutes!: number;
+  @Column({ default: false }) reasonRequired!: boolean;
   @Column({ default: false }) resetAfterCheckin!: boolean;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt!: Date;
 }

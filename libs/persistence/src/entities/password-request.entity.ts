@@ -5,6 +5,8 @@ export type RequestStatus =
   | 'approved'
   | 'rejected'
   | 'checked_out'
+  /** Checked in; a remote reset is in progress (the account stays in use). */
+  | 'resetting'
   | 'checked_in'
   | 'expired';
 
@@ -14,7 +16,11 @@ export type RequestStatus =
 // The database, not memory, guarantees a single active check-out per exclusive account.
 @Index('password_requests_one_exclusive_checkout', ['accountId'], {
   unique: true,
-  where: `status = 'checked_out' AND exclusive`,
+  where: `status IN ('checked_out', 'resetting') AND exclusive`,
+})
+@Index('password_requests_one_open_per_requester', ['accountId', 'requesterId'], {
+  unique: true,
+  where: `status IN ('waiting', 'approved', 'checked_out', 'resetting')`,
 })
 export class PasswordRequest {
   @PrimaryGeneratedColumn() id!: number;
@@ -34,4 +40,7 @@ export class PasswordRequest {
   @Column({ type: 'timestamptz', nullable: true }) checkoutUntil!: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) checkedInAt!: Date | null;
   @Column({ type: 'int', nullable: true }) checkedInBy!: number | null;
+  /** The new password of a remote reset in progress, sealed, so a crash cannot lose it. */
+  @Column({ type: 'bytea', nullable: true, select: false }) pendingPassword!: Buffer | null;
+  @Column({ type: 'timestamptz', nullable: true }) resetStartedAt!: Date | null;
 }

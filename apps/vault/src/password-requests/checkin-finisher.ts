@@ -1,0 +1,197 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { Actor, AuditEvent, AuditOperation, AuditWriter } from '@app/audit';
+import { findBuiltinPolicy, generatePassword, Keyring, DEFAULT_POLICY_NAME } from '@app/crypto';
+import { LockedAccount, PasswordChanger } from '../passwords/password-changer';
+import { PoliciesService } from '../policies/policies.service';
+import { PASSWORD_CONTEXT } from '../resources/resources.service';
+import { effectiveAccessControl } from './access-sql';
+import { PENDING_PASSWORD_CONTEXT, REMOTE_PASSWORD_RESETTER, RemotePasswordResetter, RemoteTarget } from './remote-reset';
+
+/** A checked-out request, locked, with what a check-in needs to know. */
+export interface CheckinRow {
+  id: number;
+  account_id: number;
+  requester_id: number;
+  org_id: number;
+  resource_id: number;
+  resource_name: string;
+  account_name: string;
+  reset_after_checkin: boolean;
+  remote: boolean;
+}
+
+/** The columns of a CheckinRow, over aliases pr, a, r and the lateral ac. */
+export const CHECKIN_COLUMNS = `pr.id, pr.account_id, pr.requester_id, r.org_id, r.id AS resource_id, r.name AS resource_name,
+  a.name AS account_name, coalesce(ac.reset_after_checkin, false) AS reset_after_checkin,
+  r.remote_account_id IS NOT NULL AS remote`;
+export const CHECKIN_FROM = `password_requests pr JOIN accounts a ON a.id = pr.account_id JOIN resources r ON r.id = a.resource_id
+  LEFT JOIN ${effectiveAccessControl('a')} ON true`;
+
+/** A stuck remote reset is left to its own instance for this long before recovery. */
+const RECOVERY_GRACE = `interval '1 minute'`;
+
+/**
+ * Ends a check-out, by the user, an administrator or the sweeper, with the reset the
+ * account asks for.
+ *
+ * Crash safety. A local reset is one transaction: the check-in, the new password, the old
+ * one moved to history and the audit rows commit together or not at all. A remote reset
+ * cannot join a database transaction, so it runs in three steps:
+ *   1. commit the request as 'resetting' with the new password sealed in
+ *      pending_password (the old one is still the account's password; the account stays
+ *      in use, the exclusive index covers 'resetting');
+ *   2. change the password on the host, holding the request row lock;
+ *   3. in that same transaction, store the new password (old one to history) and mark the
+ *      request checked in.
+ * A process that dies after step 1 leaves both passwords in the database. The sweeper
+ * claims 'resetting' rows nobody holds (FOR UPDATE SKIP LOCKED, after a grace period) and
+ * asks the host which password it accepts: the new one finalises step 3, the old one
+ * ends the check-in without a change; if the host cannot say, the row waits for the next
+ * sweep.
+ */
+@Injectable()
+export class CheckinFinisher {
+  private readonly logger = new Logger('CheckIn');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keyring: Keyring,
+    private readonly audit: AuditWriter,
+    private readonly changer: PasswordChanger,
+    private readonly policies: PoliciesService,
+    @Optional() @Inject(REMOTE_PASSWORD_RESETTER) private readonly remote?: RemotePasswordResetter,
+  ) {}
+
+  /**
+   * Inside the caller's transaction, with the request row locked. Returns true when a
+   * remote reset must follow the commit (completeRemote).
+   */
+  async finish(m: EntityManager, row: CheckinRow, actor: Actor | null, reason = ''): Promise<boolean> {
+    const how = actor ? '' : 'Checked in automatically at the end of the check-out time';
+    if (row.reset_after_checkin && row.remote && this.remote) {
+      const account = await lockAccount(m, row.account_id);
+      const password = await this.generate(account);
+      await m.query(
+        `UPDATE password_requests SET status = 'resetting', pending_password = $2, reset_started_at = now(),
+           checked_in_at = now(), checked_in_by = $3 WHERE id = $1`,
+        [row.id, this.keyring.seal(password, PENDING_PASSWORD_CONTEXT), actor?.id ?? null],
+      );
+      await this.record(m, row, actor, AuditOperation.PasswordCheckedIn, reason, join(how, 'remote password reset started'));
+      return true;
+    }
+    if (row.reset_after_checkin && !row.remote) {
+      const account = await lockAccount(m, row.account_id);
+      await this.changer.store(m, actor, account, await this.generate(account), {
+        reason,
+        requestId: row.id,
+        description: 'Reset after check-in',
+      });
+    } else if (row.reset_after_checkin) {
+      await this.record(m, row, actor, AuditOperation.PasswordChangeFailed, reason, 'Reset after check-in skipped: remote password reset is not available', 'Failed');
+    }
+    await m.query(`UPDATE password_requests SET status = 'checked_in', checked_in_at = now(), checked_in_by = $2 WHERE id = $1`, [
+      row.id,
+      actor?.id ?? null,
+    ]);
+    await this.record(m, row, actor, AuditOperation.PasswordCheckedIn, reason, how);
+    return false;
+  }
+
+  /** Steps 2 and 3 of a remote reset, right after step 1 committed. */
+  completeRemote(requestId: number, actor: Actor | null): Promise<void> {
+    return this.dataSource.transaction(async (m) => {
+      const [row] = await m.query(`SELECT ${CHECKIN_COLUMNS}, pr.pending_password FROM ${CHECKIN_FROM}
+        WHERE pr.id = $1 AND pr.status = 'resetting' FOR UPDATE OF pr`, [requestId]);
+      if (row) await this.settle(m, row, actor, true);
+    });
+  }
+
+  /** Recovery of remote resets whose instance died; one row per call, exactly one instance acts. */
+  async recoverOne(): Promise<boolean> {
+    if (!this.remote) return false;
+    return this.dataSource.transaction(async (m) => {
+      const [row] = await m.query(`SELECT ${CHECKIN_COLUMNS}, pr.pending_password FROM ${CHECKIN_FROM}
+        WHERE pr.status = 'resetting' AND pr.reset_started_at < now() - ${RECOVERY_GRACE}
+        ORDER BY pr.reset_started_at LIMIT 1 FOR UPDATE OF pr SKIP LOCKED`);
+      if (!row) return false;
+      await m.query('UPDATE password_requests SET reset_started_at = now() WHERE id = $1', [row.id]);
+      await this.settle(m, row, null, false);
+      return true;
+    });
+  }
+
+  private async settle(m: EntityManager, row: CheckinRow & { pending_password: Buffer }, actor: Actor | null, change: boolean): Promise<void> {
+    const remote = this.remote!;
+    const target: RemoteTarget = { orgId: row.org_id, resourceId: row.resource_id, accountId: row.account_id, accountName: row.account_name };
+    const account = await lockAccount(m, row.account_id);
+    const fresh = await this.keyring.openText(row.pending_password, PENDING_PASSWORD_CONTEXT);
+    let changed = false;
+    if (change) {
+      changed = await remote.change(target, fresh).then(
+        () => true,
+        (error: Error) => (this.logger.warn(`Remote reset of account ${row.account_id} failed: ${error.message}`), false),
+      );
+    }
+    if (!changed) changed = await remote.verify(target, fresh).catch(() => false);
+    if (changed) {
+      await this.changer.store(m, actor, account, fresh, { requestId: row.id, description: 'Reset after check-in (remote)' });
+    } else {
+      const old = await this.keyring.openText(account.password, PASSWORD_CONTEXT);
+      if (!(await remote.verify(target, old).catch(() => false))) {
+        // The host accepts neither, or cannot be reached: keep both and try again later.
+        this.logger.warn(`Remote reset of account ${row.account_id} is unresolved; will retry`);
+        return;
+      }
+      await this.record(m, row, actor, AuditOperation.PasswordChangeFailed, '', 'Remote reset after check-in failed; password unchanged', 'Failed');
+    }
+    await m.query(`UPDATE password_requests SET status = 'checked_in', pending_password = NULL WHERE id = $1`, [row.id]);
+  }
+
+  private async generate(account: LockedAccount): Promise<string> {
+    const policy = (await this.policies.find(account.org_id, account.password_policy)) ?? findBuiltinPolicy(DEFAULT_POLICY_NAME)!;
+    return generatePassword(policy);
+  }
+
+  private record(
+    m: EntityManager,
+    row: CheckinRow,
+    actor: Actor | null,
+    operation: string,
+    reason: string,
+    description: string,
+    outcome: AuditEvent['outcome'] = 'Success',
+  ): Promise<string> {
+    return this.audit.record(
+      {
+        category: 'Resource',
+        operation,
+        outcome,
+        actor,
+        orgId: row.org_id,
+        resourceId: row.resource_id,
+        resourceName: row.resource_name,
+        accountId: row.account_id,
+        accountName: row.account_name,
+        requestId: row.id,
+        reason,
+        description,
+      },
+      m,
+    );
+  }
+}
+
+/** The account row, locked, in the shape PasswordChanger.store takes (no visibility: the request grants it). */
+export async function lockAccount(m: EntityManager, accountId: number): Promise<LockedAccount> {
+  const [account] = await m.query(
+    `SELECT a.id, a.name, a.password, a.password_policy, r.id AS resource_id, r.name AS resource_name, r.org_id
+     FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE a.id = $1 FOR UPDATE OF a`,
+    [accountId],
+  );
+  return account;
+}
+
+function join(...parts: string[]): string {
+  return parts.filter(Boolean).join('; ');
+}

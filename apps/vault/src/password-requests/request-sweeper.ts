@@ -1,0 +1,117 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AuditOperation, AuditWriter } from '@app/audit';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { CHECKIN_COLUMNS, CHECKIN_FROM, CheckinFinisher } from './checkin-finisher';
+
+/** Rows handled per kind and sweep, so one sweep never holds the database for long. */
+const BATCH = 50;
+
+export interface SweepCounts {
+  expired: number;
+  checkedIn: number;
+  recovered: number;
+}
+
+/**
+ * The workflow's timers, kept in the database so they survive restarts: requests left
+ * unanswered (or approved and never used) expire, check-outs whose time ran out are
+ * checked in (with the account's reset), and remote resets whose instance died are
+ * settled. Every instance sweeps; each due row is claimed with FOR UPDATE SKIP LOCKED
+ * inside the transaction that changes it, so exactly one instance acts on it.
+ */
+@Injectable()
+export class RequestSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('RequestSweeper');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+  private stopped = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly audit: AuditWriter,
+    private readonly finisher: CheckinFinisher,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.schedule();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  async sweep(): Promise<SweepCounts> {
+    const expired = await this.expireRequests();
+    let checkedIn = 0;
+    while (checkedIn < BATCH && !this.stopped && (await this.checkInOne())) checkedIn++;
+    let recovered = 0;
+    while (recovered < BATCH && !this.stopped && (await this.finisher.recoverOne())) recovered++;
+    return { expired, checkedIn, recovered };
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.sweep()
+        .catch((error: Error) => this.logger.error(`Sweep failed: ${error.message}`))
+        .finally(() => {
+          this.running = undefined;
+          this.schedule();
+        });
+    }, this.config.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  private expireRequests(): Promise<number> {
+    return this.dataSource.transaction(async (m) => {
+      const rows: Record<string, any>[] = await m.query(
+        `WITH due AS (
+           SELECT id FROM password_requests WHERE status IN ('waiting', 'approved') AND expires_at <= now()
+           ORDER BY expires_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
+         ), done AS (
+           UPDATE password_requests pr SET status = 'expired' FROM due WHERE pr.id = due.id
+           RETURNING pr.id, pr.account_id, pr.requester_id
+         )
+         SELECT done.id, done.account_id, a.name AS account_name, r.id AS resource_id, r.name AS resource_name,
+           r.org_id, u.username
+         FROM done JOIN accounts a ON a.id = done.account_id JOIN resources r ON r.id = a.resource_id
+           JOIN users u ON u.id = done.requester_id`,
+      );
+      for (const row of rows) {
+        await this.audit.record(
+          {
+            category: 'Resource',
+            operation: AuditOperation.RequestExpired,
+            orgId: row.org_id,
+            resourceId: row.resource_id,
+            resourceName: row.resource_name,
+            accountId: row.account_id,
+            accountName: row.account_name,
+            requestId: row.id,
+            description: `Request of ${row.username} expired unanswered or unused`,
+          },
+          m,
+        );
+      }
+      return rows.length;
+    });
+  }
+
+  private async checkInOne(): Promise<boolean> {
+    const claimed = await this.dataSource.transaction(async (m) => {
+      const [row] = await m.query(
+        `SELECT ${CHECKIN_COLUMNS} FROM ${CHECKIN_FROM}
+         WHERE pr.status = 'checked_out' AND pr.checkout_until <= now()
+         ORDER BY pr.checkout_until LIMIT 1 FOR UPDATE OF pr SKIP LOCKED`,
+      );
+      if (!row) return undefined;
+      return { id: row.id as number, remote: await this.finisher.finish(m, row, null) };
+    });
+    if (claimed?.remote) await this.finisher.completeRemote(claimed.id, null);
+    return claimed !== undefined;
+  }
+}
