@@ -1,5 +1,7 @@
 import { AdminCommand } from './command';
 import { migrateCommand, rotateMasterKeyCommand } from './keys.commands';
+import { addPolicyCommand, listPoliciesCommand } from './policies.commands';
+import { setSettingCommand, showSettingsCommand } from './settings.commands';
 import { createApiUserCommand, listUsersCommand } from './users.commands';
 
 // Every admin command; feature areas add theirs here.
@@ -8,4 +10,8 @@ export const COMMANDS: AdminCommand[] = [
   listUsersCommand,
   rotateMasterKeyCommand,
   migrateCommand,
+  showSettingsCommand,
+  setSettingCommand,
+  listPoliciesCommand,
+  addPolicyCommand,
 ];

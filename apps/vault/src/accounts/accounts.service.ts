@@ -1,19 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Actor } from '@app/audit';
+import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { complianceProblems, isExpired, Keyring } from '@app/crypto';
-import { AppError, reply, Reply } from '@app/http';
-import { displayTime, orNA } from '../common/format';
+import { AppError, ErrorCode, reply, Reply } from '@app/http';
+import { findAccount, findResource } from '../common/access';
+import { bool, displayTime, orNA } from '../common/format';
 import { resourceVisibleSql, visibilityParams } from '../common/visibility';
 import { PoliciesService } from '../policies/policies.service';
-import { customFieldsOf, PASSWORD_CONTEXT } from '../resources/resources.service';
+import { customFieldsOf, insertCustomFields, mergeCustomFields, parseCustomFields } from '../resources/custom-fields';
+import { PASSWORD_CONTEXT } from '../resources/resources.service';
+import { SettingsService } from '../settings/settings.service';
+import { AddAccountsDto, EditAccountDto } from './account.dto';
+import { parseAccountList } from './account-list-input';
+
+// Exact texts clients match (two spaces in the duplicate message).
+const ADDED = 'Account added successfully';
+const DUPLICATE = 'Account is not added  as it already exists';
 
 @Injectable()
 export class AccountsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly keyring: Keyring,
+    private readonly audit: AuditWriter,
     private readonly policies: PoliciesService,
+    private readonly settings: SettingsService,
   ) {}
 
   async details(actor: Actor, resourceId: number, accountId: number): Promise<Reply> {
@@ -21,7 +32,7 @@ export class AccountsService {
       `SELECT a.id, a.notes, a.password_policy, a.password, a.password_changed_at, a.updated_at,
          (SELECT max(created_at) FROM audit WHERE account_id = a.id AND operation = 'Password Retrieved') AS last_accessed
        FROM accounts a JOIN resources r ON r.id = a.resource_id
-       WHERE a.id = $5 AND r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3')}`,
+       WHERE a.id = $5 AND r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}`,
       [...visibilityParams(actor), resourceId, accountId],
     );
     if (!account) throw AppError.notFound('No such account found');
@@ -30,6 +41,7 @@ export class AccountsService {
     const password = (await this.keyring.open(account.password, PASSWORD_CONTEXT)).toString('utf8');
     const problems = policy ? complianceProblems(policy, password) : [];
     const expired = policy ? isExpired(policy, account.password_changed_at) : false;
+    const settings = await this.settings.get(actor.orgId);
     return reply('Account details fetched successfully', {
       DESCRIPTION: orNA(account.notes),
       PASSWDID: String(account.id),
@@ -40,8 +52,91 @@ export class AccountsService {
       'COMPLIANT REASON': problems.length ? problems.join(', ') : '-',
       'LAST ACCESSED TIME': displayTime(account.last_accessed),
       'LAST MODIFIED TIME': displayTime(account.password_changed_at),
-      PASSWORDREQUEST_REASON_MANDATORY: 'false',
+      PASSWORDREQUEST_REASON_MANDATORY: bool(settings.reasonRequired),
       'CUSTOM FIELD': await customFieldsOf(this.dataSource.manager, resourceId, accountId),
     });
+  }
+
+  /** Op 20: shape errors fail the whole request; a duplicate name is reported per account. */
+  async add(actor: Actor, resourceId: number, dto: AddAccountsDto): Promise<Reply> {
+    const accounts = parseAccountList(dto.ACCOUNTLIST);
+    const policyNames = new Map<string, string>();
+    for (const a of accounts) {
+      if (a.policy && !policyNames.has(a.policy.toLowerCase())) {
+        policyNames.set(a.policy.toLowerCase(), (await this.policies.require(actor.orgId, a.policy, 'ACCOUNTPASSWORDPOLICY')).name);
+      }
+    }
+    const statuses: Record<string, { STATUS: string }>[] = [];
+    let added = 0;
+    await this.dataSource.transaction(async (m) => {
+      const resource = await findResource(m, actor, resourceId, 'fullaccess', true);
+      for (const a of accounts) {
+        const [row] = await m.query(
+          `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
+           VALUES ($1, $2, lower($2), $3, $4, $5, now()) ON CONFLICT (resource_id, name_key) DO NOTHING RETURNING id`,
+          [resource.id, a.name, a.notes, a.policy ? policyNames.get(a.policy.toLowerCase()) : resource.password_policy, this.keyring.seal(a.password, PASSWORD_CONTEXT)],
+        );
+        statuses.push({ [a.name]: { STATUS: row ? ADDED : DUPLICATE } });
+        if (!row) continue;
+        added += 1;
+        await insertCustomFields(m, resource.id, row.id, a.customFields);
+        await this.audit.record(
+          { category: 'Resource', operation: AuditOperation.AccountAdded, actor, resourceId: resource.id, resourceName: resource.name, accountId: row.id, accountName: a.name },
+          m,
+        );
+      }
+    });
+    if (added === 0) throw new AppError(ErrorCode.Conflict, 'No account was added: every name already exists', statuses);
+    return reply('Account(s) added successfully', statuses);
+  }
+
+  /** Op 21: name, policy, notes and account custom fields; needs modify access to the account. */
+  async edit(actor: Actor, resourceId: number, accountId: number, dto: EditAccountDto): Promise<Reply> {
+    const fields = parseCustomFields(dto.ACCOUNTCUSTOMFIELD, 'account');
+    const policy = dto.ACCOUNTPASSWORDPOLICY ? (await this.policies.require(actor.orgId, dto.ACCOUNTPASSWORDPOLICY, 'ACCOUNTPASSWORDPOLICY')).name : undefined;
+    const name = await this.dataSource.transaction(async (m) => {
+      const account = await findAccount(m, actor, resourceId, accountId, 'modify', true);
+      const newName = dto.ACCOUNTNAME?.trim() || account.name;
+      if (newName.toLowerCase() !== account.name.toLowerCase()) {
+        const [clash] = await m.query('SELECT id FROM accounts WHERE resource_id = $1 AND name_key = lower($2)', [account.resource_id, newName]);
+        if (clash) throw AppError.conflict(`Account ${newName} already exists in resource ${account.resource_name}`);
+      }
+      await m.query('UPDATE accounts SET name = $2, name_key = lower($2), notes = $3, password_policy = $4, updated_at = now() WHERE id = $1', [
+        account.id,
+        newName,
+        dto.NOTES ?? account.notes,
+        policy ?? account.password_policy,
+      ]);
+      await mergeCustomFields(m, account.resource_id, account.id, fields, 'account');
+      await this.audit.record(
+        {
+          category: 'Resource',
+          operation: AuditOperation.AccountModified,
+          actor,
+          resourceId: account.resource_id,
+          resourceName: account.resource_name,
+          accountId: account.id,
+          accountName: newName,
+          description: newName !== account.name ? `renamed from ${account.name}` : '',
+        },
+        m,
+      );
+      return newName;
+    });
+    return reply(`Account ${name} modified successfully`);
+  }
+
+  /** Op 18: removes the account with its password history and files; the audit trail stays. */
+  async delete(actor: Actor, resourceId: number, accountId: number): Promise<Reply> {
+    const name = await this.dataSource.transaction(async (m) => {
+      const account = await findAccount(m, actor, resourceId, accountId, 'fullaccess', true);
+      await m.query('DELETE FROM accounts WHERE id = $1', [account.id]);
+      await this.audit.record(
+        { category: 'Resource', operation: AuditOperation.AccountDeleted, actor, resourceId: account.resource_id, resourceName: account.resource_name, accountId: account.id, accountName: account.name },
+        m,
+      );
+      return account.name;
+    });
+    return reply(`Account ${name} deleted successfully`);
   }
 }

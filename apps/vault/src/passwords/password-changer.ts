@@ -6,6 +6,7 @@ import { AppError } from '@app/http';
 import { resourceVisibleSql, visibilityParams } from '../common/visibility';
 import { PoliciesService } from '../policies/policies.service';
 import { PASSWORD_CONTEXT } from '../resources/resources.service';
+import { missingJustification, readSettings } from '../settings/settings';
 
 export interface LockedAccount {
   id: number;
@@ -15,6 +16,8 @@ export interface LockedAccount {
   org_id: number;
   password: Buffer;
   password_policy: string;
+  /** The caller holds modify (or full) access: owner, super admin or a modify share. */
+  may_modify?: boolean;
 }
 
 /**
@@ -33,9 +36,10 @@ export class PasswordChanger {
 
   async lockVisibleAccount(m: EntityManager, actor: Actor, resourceId: number, accountId: number): Promise<LockedAccount> {
     const [account] = await m.query(
-      `SELECT a.id, a.name, a.password, a.password_policy, r.id AS resource_id, r.name AS resource_name, r.org_id
+      `SELECT a.id, a.name, a.password, a.password_policy, r.id AS resource_id, r.name AS resource_name, r.org_id,
+         ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a', atLeast: 'modify' })} AS may_modify
        FROM accounts a JOIN resources r ON r.id = a.resource_id
-       WHERE a.id = $5 AND r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3')}
+       WHERE a.id = $5 AND r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}
        FOR UPDATE OF a`,
       [...visibilityParams(actor), resourceId, accountId],
     );
@@ -100,6 +104,9 @@ export class PasswordChanger {
   changeLocal(actor: Actor, resourceId: number, accountId: number, newPassword: string, reason = '', ticketId = '') {
     return this.dataSource.transaction(async (m) => {
       const account = await this.lockVisibleAccount(m, actor, resourceId, accountId);
+      if (!account.may_modify) throw AppError.forbidden(`You need modify access to account ${account.name} to change its password`);
+      const missing = missingJustification(await readSettings(m, account.org_id), reason, ticketId);
+      if (missing) throw AppError.invalid(missing);
       await this.check(m, account, newPassword);
       await this.store(m, actor, account, newPassword, { reason, ticketId });
     });

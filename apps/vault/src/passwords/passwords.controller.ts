@@ -1,8 +1,9 @@
 import { Controller, Get, Param, Put } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
-import { ApiLayout, AppError, ErrorCode, Input, Operation, reply } from '@app/http';
+import { ApiLayout, Input, Operation, reply } from '@app/http';
 import { parseId } from '../common/ids';
+import { SshRemoteReset } from '../pki-subset/ssh-remote-reset';
 import { ChangePasswordDto, RetrievePasswordDto } from './password.dto';
 import { PasswordChanger } from './password-changer';
 import { PasswordReader } from './password-reader';
@@ -13,6 +14,7 @@ export class PasswordsController {
   constructor(
     private readonly reader: PasswordReader,
     private readonly changer: PasswordChanger,
+    private readonly remote: SshRemoteReset,
   ) {}
 
   @Get(':rid/accounts/:aid/password')
@@ -34,10 +36,8 @@ export class PasswordsController {
     @Param('aid') aid: string,
     @Input(ChangePasswordDto) dto: ChangePasswordDto,
   ) {
-    if (dto.RESETTYPE === 'REMOTE') {
-      throw new AppError(ErrorCode.Unavailable, 'Remote password reset is not configured for this resource');
-    }
-    await this.changer.changeLocal(actor, parseId(rid, 'resource id'), parseId(aid, 'account id'), dto.NEWPASSWORD, dto.REASON, dto.TICKETID);
+    const change = dto.RESETTYPE === 'REMOTE' ? this.remote.changeForCaller.bind(this.remote) : this.changer.changeLocal.bind(this.changer);
+    await change(actor, parseId(rid, 'resource id'), parseId(aid, 'account id'), dto.NEWPASSWORD, dto.REASON, dto.TICKETID);
     return reply('Password changed successfully');
   }
 }

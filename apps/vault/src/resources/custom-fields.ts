@@ -1,3 +1,4 @@
+import { EntityManager } from 'typeorm';
 import { AppError, lookup } from '@app/http';
 
 export const MAX_CUSTOM_FIELDS_PER_LEVEL = 20;
@@ -6,6 +7,11 @@ export interface CustomFieldInput {
   label: string;
   value: string;
   type: string;
+}
+
+/** A custom field whose content is a file: CUSTOMVALUE names the multipart part carrying it. */
+export function isFileField(field: { type: string }): boolean {
+  return field.type.trim().toLowerCase() === 'file';
 }
 
 /** RESOURCECUSTOMFIELD / ACCOUNTCUSTOMFIELD: at most 20 {CUSTOMLABEL, CUSTOMVALUE} per level. */
@@ -38,4 +44,72 @@ export function parseCustomFields(list: unknown[] | undefined, level: 'resource'
     seen.add(key);
     return { label: label.trim(), value: String(value), type };
   });
+}
+
+/** Inserts new fields; returns their ids in order. */
+export async function insertCustomFields(
+  m: EntityManager,
+  resourceId: number,
+  accountId: number | null,
+  fields: CustomFieldInput[],
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [position, f] of fields.entries()) {
+    const [row] = await m.query(
+      'INSERT INTO custom_fields (resource_id, account_id, label, value, type, position) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
+      [resourceId, accountId, f.label, f.value, f.type, position],
+    );
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+/**
+ * Edits: a sent label updates the field of that label, a new label is added; fields not
+ * sent stay. File fields are set only when the resource or account is created.
+ */
+export async function mergeCustomFields(
+  m: EntityManager,
+  resourceId: number,
+  accountId: number | null,
+  fields: CustomFieldInput[],
+  level: 'resource' | 'account',
+): Promise<void> {
+  if (fields.length === 0) return;
+  const existing: { id: number; label: string; type: string; position: number }[] = await m.query(
+    'SELECT id, label, type, position FROM custom_fields WHERE resource_id = $1 AND account_id IS NOT DISTINCT FROM $2',
+    [resourceId, accountId],
+  );
+  const byLabel = new Map(existing.map((f) => [f.label.toLowerCase(), f]));
+  const added = fields.filter((f) => !byLabel.has(f.label.toLowerCase()));
+  if (existing.length + added.length > MAX_CUSTOM_FIELDS_PER_LEVEL) {
+    throw AppError.invalid(`At most ${MAX_CUSTOM_FIELDS_PER_LEVEL} custom fields are allowed at ${level} level; this edit would make ${existing.length + added.length}`);
+  }
+  let position = Math.max(-1, ...existing.map((f) => f.position)) + 1;
+  for (const f of fields) {
+    const current = byLabel.get(f.label.toLowerCase());
+    if (isFileField(f) || (current && isFileField(current))) {
+      throw AppError.invalid(`Custom field ${f.label}: file fields can only be set when the ${level} is created`);
+    }
+    if (current) {
+      await m.query('UPDATE custom_fields SET value = $2, type = $3 WHERE id = $1', [current.id, f.value, f.type]);
+    } else {
+      await m.query(
+        'INSERT INTO custom_fields (resource_id, account_id, label, value, type, position) VALUES ($1, $2, $3, $4, $5, $6)',
+        [resourceId, accountId, f.label, f.value, f.type, position++],
+      );
+    }
+  }
+}
+
+export async function customFieldsOf(
+  m: EntityManager,
+  resourceId: number,
+  accountId: number | null,
+): Promise<Record<string, string>[]> {
+  const rows: { label: string; value: string; type: string }[] = await m.query(
+    `SELECT label, value, type FROM custom_fields WHERE resource_id = $1 AND account_id IS NOT DISTINCT FROM $2 ORDER BY position`,
+    [resourceId, accountId],
+  );
+  return rows.map((f) => ({ CUSTOMFIELDLABEL: f.label, CUSTOMFIELDVALUE: f.value, CUSTOMFIELDTYPE: f.type }));
 }

@@ -1,6 +1,8 @@
 import { IsArray, IsOptional } from 'class-validator';
 import { OptionalText, RequiredSecret, RequiredText } from '@app/http';
 
+const CUSTOM_FIELDS_MESSAGE = (field: string) => `${field} must be a list of {CUSTOMLABEL, CUSTOMVALUE}`;
+
 export class CreateResourceDto {
   @RequiredText(255) RESOURCENAME!: string;
   @RequiredText(255) ACCOUNTNAME!: string;
@@ -16,14 +18,41 @@ export class CreateResourceDto {
   @OptionalText(100) ACCOUNTPASSWORDPOLICY?: string;
   @OptionalText(255) OWNERNAME?: string;
   @OptionalText(255) RESOURCEGROUPNAME?: string;
-  @IsOptional() @IsArray({ message: 'RESOURCECUSTOMFIELD must be a list of {CUSTOMLABEL, CUSTOMVALUE}' })
+  @IsOptional() @IsArray({ message: CUSTOM_FIELDS_MESSAGE('RESOURCECUSTOMFIELD') })
   RESOURCECUSTOMFIELD?: unknown[];
-  @IsOptional() @IsArray({ message: 'ACCOUNTCUSTOMFIELD must be a list of {CUSTOMLABEL, CUSTOMVALUE}' })
+  @IsOptional() @IsArray({ message: CUSTOM_FIELDS_MESSAGE('ACCOUNTCUSTOMFIELD') })
   ACCOUNTCUSTOMFIELD?: unknown[];
+}
+
+/** Op 17a: every field optional; only the ones sent change. */
+export class EditResourceDto {
+  @OptionalText(255) RESOURCENAME?: string;
+  @OptionalText(100) RESOURCETYPE?: string;
+  @OptionalText(4000) RESOURCEDESCRIPTION?: string;
+  @OptionalText(2000) RESOURCEURL?: string;
+  @OptionalText(255) DNSNAME?: string;
+  @OptionalText(255) LOCATION?: string;
+  @OptionalText(255) DEPARTMENT?: string;
+  @OptionalText(4000) NOTES?: string;
+  @OptionalText(100) RESOURCEPASSWORDPOLICY?: string;
+  @IsOptional() @IsArray({ message: CUSTOM_FIELDS_MESSAGE('RESOURCECUSTOMFIELD') })
+  RESOURCECUSTOMFIELD?: unknown[];
 }
 
 export class ResourceSearchDto {
   @OptionalText(50) SEARCHCOLUMN?: string;
   @OptionalText(255) SEARCHVALUE?: string;
   @OptionalText(50) SEARCHTYPE?: string;
+}
+
+export class ResourceAccountNamesDto {
+  @RequiredText(255) RESOURCENAME!: string;
+  @RequiredText(255) ACCOUNTNAME!: string;
+}
+
+export class ResourceAccountIdsDto {
+  @RequiredText(12) RESOURCEID!: string;
+  @RequiredText(12) ACCOUNTID!: string;
+  @OptionalText(1000) REASON?: string;
+  @OptionalText(200) TICKETID?: string;
 }

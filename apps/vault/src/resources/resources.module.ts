@@ -1,17 +1,36 @@
 import { Module } from '@nestjs/common';
 import { AccountsController } from '../accounts/accounts.controller';
 import { AccountsService } from '../accounts/accounts.service';
+import { FilesController } from '../files/files.controller';
+import { FilesService } from '../files/files.service';
 import { PasswordChanger } from '../passwords/password-changer';
 import { PasswordReader } from '../passwords/password-reader';
 import { PasswordsController } from '../passwords/passwords.controller';
+import { PoliciesController } from '../policies/policies.controller';
 import { PoliciesService } from '../policies/policies.service';
+import { SettingsService } from '../settings/settings.service';
+import { SharingController } from '../sharing/sharing.controller';
+import { SharingService } from '../sharing/sharing.service';
+import { ResourceLookupService } from './resource-lookup.service';
+import { ResourceWriter } from './resource-writer';
 import { ResourcesController } from './resources.controller';
 import { ResourcesService } from './resources.service';
 
-/** Resources, accounts, passwords and policies (spec ops 1-9, 16-21). */
+/** Resources, accounts, passwords, policies, sharing and files (spec ops 1-9, 16-21 and COMPAT §5). */
 @Module({
-  controllers: [ResourcesController, AccountsController, PasswordsController],
-  providers: [ResourcesService, AccountsService, PasswordReader, PasswordChanger, PoliciesService],
-  exports: [ResourcesService, PasswordReader, PasswordChanger, PoliciesService],
+  controllers: [ResourcesController, AccountsController, PasswordsController, PoliciesController, SharingController, FilesController],
+  providers: [
+    ResourcesService,
+    ResourceWriter,
+    ResourceLookupService,
+    AccountsService,
+    PasswordReader,
+    PasswordChanger,
+    PoliciesService,
+    SettingsService,
+    SharingService,
+    FilesService,
+  ],
+  exports: [ResourcesService, PasswordReader, PasswordChanger, PoliciesService, SettingsService],
 })
 export class ResourcesModule {}

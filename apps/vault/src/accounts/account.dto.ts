@@ -1,0 +1,16 @@
+import { IsArray, IsNotEmpty, IsOptional } from 'class-validator';
+import { OptionalText } from '@app/http';
+
+export class AddAccountsDto {
+  @IsNotEmpty({ message: 'ACCOUNTLIST is required' })
+  @IsArray({ message: 'ACCOUNTLIST must be a list of {ACCOUNTNAME, PASSWORD, ACCOUNTPASSWORDPOLICY, NOTES}' })
+  ACCOUNTLIST!: unknown[];
+}
+
+export class EditAccountDto {
+  @OptionalText(255) ACCOUNTNAME?: string;
+  @OptionalText(100) ACCOUNTPASSWORDPOLICY?: string;
+  @OptionalText(4000) NOTES?: string;
+  @IsOptional() @IsArray({ message: 'ACCOUNTCUSTOMFIELD must be a list of {CUSTOMLABEL, CUSTOMVALUE}' })
+  ACCOUNTCUSTOMFIELD?: unknown[];
+}

@@ -1,0 +1,5 @@
+import { OptionalText } from '@app/http';
+
+export class GeneratePasswordDto {
+  @OptionalText(100) POLICY?: string;
+}

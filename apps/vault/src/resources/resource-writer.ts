@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { Actor, AuditOperation, AuditWriter } from '@app/audit';
+import { DEFAULT_POLICY_NAME, Keyring } from '@app/crypto';
+import { AppError, ParsedRequest, reply, Reply } from '@app/http';
+import { findResource } from '../common/access';
+import { filePartFor, safeFileName, storeFile } from '../files/file-store';
+import { PoliciesService } from '../policies/policies.service';
+import { CustomFieldInput, insertCustomFields, isFileField, mergeCustomFields, parseCustomFields } from './custom-fields';
+import { resolveOwner } from './owner';
+import { CreateResourceDto, EditResourceDto } from './resource.dto';
+import { joinStaticGroup } from './resource-groups';
+import { canonicalType, checkTypeChange, isFileType } from './resource-types';
+import { PASSWORD_CONTEXT } from './resources.service';
+
+/** Create (op 6), edit (op 17a) and delete (ops 8, 9) of resources, each audited in its transaction. */
+@Injectable()
+export class ResourceWriter {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keyring: Keyring,
+    private readonly audit: AuditWriter,
+    private readonly policies: PoliciesService,
+  ) {}
+
+  async create(actor: Actor, dto: CreateResourceDto, file: Express.Multer.File | undefined, req?: ParsedRequest): Promise<Reply> {
+    const type = canonicalType(dto.RESOURCETYPE);
+    if (file && !isFileType(type)) {
+      throw AppError.invalid(`A file can only be stored in a File Store or License Store resource, not in ${type}`);
+    }
+    const resourceFields = parseCustomFields(dto.RESOURCECUSTOMFIELD, 'resource');
+    const accountFields = parseCustomFields(dto.ACCOUNTCUSTOMFIELD, 'account');
+    const filePart = (f: CustomFieldInput) => (isFileField(f) ? filePartFor(req, f.label, f.value) : undefined);
+    const resourceFiles = resourceFields.map(filePart);
+    const accountFiles = accountFields.map(filePart);
+    const resourcePolicy = (await this.policies.require(actor.orgId, dto.RESOURCEPASSWORDPOLICY ?? DEFAULT_POLICY_NAME, 'RESOURCEPASSWORDPOLICY')).name;
+    const accountPolicy = dto.ACCOUNTPASSWORDPOLICY
+      ? (await this.policies.require(actor.orgId, dto.ACCOUNTPASSWORDPOLICY, 'ACCOUNTPASSWORDPOLICY')).name
+      : resourcePolicy;
+    await this.dataSource.transaction(async (m) => {
+      const owner = await resolveOwner(m, actor, dto.OWNERNAME);
+      const [existing] = await m.query('SELECT id FROM resources WHERE org_id = $1 AND name_key = lower($2)', [actor.orgId, dto.RESOURCENAME]);
+      if (existing) throw AppError.conflict(`Resource ${dto.RESOURCENAME} already exists`);
+      const [resource] = await m.query(
+        `INSERT INTO resources (org_id, owner_id, name, name_key, type, description, dns_name, url, department, location, notes, password_policy)
+         VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+        [
+          actor.orgId, owner.id, dto.RESOURCENAME, type, dto.RESOURCEDESCRIPTION ?? '', dto.DNSNAME ?? '',
+          dto.RESOURCEURL ?? '', dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy,
+        ],
+      );
+      const [account] = await m.query(
+        `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
+         VALUES ($1, $2, lower($2), $3, $4, $5, now()) RETURNING id`,
+        [resource.id, dto.ACCOUNTNAME, dto.NOTES ?? '', accountPolicy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT)],
+      );
+      await this.storeCustomFields(m, resource.id, null, resourceFields, resourceFiles);
+      await this.storeCustomFields(m, resource.id, account.id, accountFields, accountFiles);
+      if (file) await storeFile(m, this.keyring, { resourceId: resource.id, accountId: account.id }, file);
+      // Created under another owner, the creator keeps full access through a share.
+      if (owner.id !== actor.id) {
+        await m.query(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, 'fullaccess')`, [resource.id, actor.id]);
+      }
+      if (dto.RESOURCEGROUPNAME) await joinStaticGroup(m, this.audit, actor, dto.RESOURCEGROUPNAME, resource.id);
+      await this.audit.record(
+        {
+          category: 'Resource',
+          operation: AuditOperation.ResourceCreated,
+          actor,
+          resourceId: resource.id,
+          resourceName: dto.RESOURCENAME,
+          accountId: account.id,
+          accountName: dto.ACCOUNTNAME,
+          description: [
+            owner.id !== actor.id ? `owner ${owner.username}` : '',
+            dto.RESOURCEGROUPNAME ? `group ${dto.RESOURCEGROUPNAME}` : '',
+            file ? 'with a file' : '',
+          ].filter(Boolean).join('; '),
+        },
+        m,
+      );
+    });
+    return reply(`Resource ${dto.RESOURCENAME} has been added successfully`);
+  }
+
+  async edit(actor: Actor, resourceId: number, dto: EditResourceDto): Promise<Reply> {
+    const fields = parseCustomFields(dto.RESOURCECUSTOMFIELD, 'resource');
+    const policy = dto.RESOURCEPASSWORDPOLICY
+      ? (await this.policies.require(actor.orgId, dto.RESOURCEPASSWORDPOLICY, 'RESOURCEPASSWORDPOLICY')).name
+      : undefined;
+    await this.dataSource.transaction(async (m) => {
+      const resource = await findResource(m, actor, resourceId, 'fullaccess', true);
+      const type = dto.RESOURCETYPE ? canonicalType(dto.RESOURCETYPE) : resource.type;
+      checkTypeChange(resource.type, type);
+      const name = dto.RESOURCENAME || resource.name;
+      if (name.toLowerCase() !== resource.name.toLowerCase()) {
+        const [clash] = await m.query('SELECT id FROM resources WHERE org_id = $1 AND name_key = lower($2)', [resource.org_id, name]);
+        if (clash) throw AppError.conflict(`Resource ${name} already exists`);
+      }
+      await m.query(
+        `UPDATE resources SET name = $2, name_key = lower($2), type = $3, description = $4, url = $5, dns_name = $6,
+           location = $7, department = $8, notes = $9, password_policy = $10, updated_at = now() WHERE id = $1`,
+        [
+          resource.id, name, type, dto.RESOURCEDESCRIPTION ?? resource.description, dto.RESOURCEURL ?? resource.url,
+          dto.DNSNAME ?? resource.dns_name, dto.LOCATION ?? resource.location, dto.DEPARTMENT ?? resource.department,
+          dto.NOTES ?? resource.notes, policy ?? resource.password_policy,
+        ],
+      );
+      await mergeCustomFields(m, resource.id, null, fields, 'resource');
+      await this.audit.record(
+        { category: 'Resource', operation: AuditOperation.ResourceModified, actor, resourceId: resource.id, resourceName: name, description: changedFields(dto) },
+        m,
+      );
+    });
+    // Two spaces: clients match the raw text of the original server.
+    return reply('Resource  modified successfully.');
+  }
+
+  /** Deletes the resource with its accounts, secrets and files (FK cascades); the audit trail stays. */
+  async delete(actor: Actor, resourceId: number): Promise<Reply> {
+    const name = await this.dataSource.transaction(async (m) => {
+      const resource = await findResource(m, actor, resourceId, 'fullaccess', true);
+      await m.query('DELETE FROM resources WHERE id = $1', [resource.id]);
+      await this.audit.record(
+        { category: 'Resource', operation: AuditOperation.ResourceDeleted, actor, resourceId: resource.id, resourceName: resource.name },
+        m,
+      );
+      return resource.name;
+    });
+    return reply(`Resource ${name} deleted successfully`, { RESOURCEID: String(resourceId) });
+  }
+
+  private async storeCustomFields(
+    m: EntityManager,
+    resourceId: number,
+    accountId: number | null,
+    fields: CustomFieldInput[],
+    files: (Express.Multer.File | undefined)[],
+  ): Promise<void> {
+    const stored = fields.map((f, i) => (files[i] ? { ...f, value: safeFileName(files[i]!.originalname) } : f));
+    const ids = await insertCustomFields(m, resourceId, accountId, stored);
+    for (const [i, file] of files.entries()) {
+      if (file) await storeFile(m, this.keyring, { resourceId, accountId, customFieldId: ids[i] }, file);
+    }
+  }
+}
+
+function changedFields(dto: EditResourceDto): string {
+  const sent = Object.entries(dto).filter(([, v]) => v !== undefined).map(([k]) => k);
+  return sent.length ? `changed ${sent.join(', ')}` : 'no change';
+}
