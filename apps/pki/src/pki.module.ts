@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { CoreModule, HealthController } from '@app/server';
+import { SshKeysModule } from './ssh-keys/ssh-keys.module';
+import { SshResourcesModule } from './ssh-resources/ssh-resources.module';
 
 @Module({
   controllers: [HealthController],
@@ -8,6 +10,6 @@ import { CoreModule, HealthController } from '@app/server';
 })
 export class PkiModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
-    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki')] };
+    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki'), SshKeysModule, SshResourcesModule] };
   }
 }

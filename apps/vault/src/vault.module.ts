@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { CoreModule, HealthController } from '@app/server';
 import { PasswordRequestsModule } from './password-requests/password-requests.module';
+import { VaultSshModule } from './pki-subset/ssh.module';
 import { ResourcesModule } from './resources/resources.module';
 
 @Module({ controllers: [HealthController] })
@@ -9,7 +10,7 @@ export class VaultModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     return {
       module: VaultModule,
-      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule, PasswordRequestsModule],
+      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule, PasswordRequestsModule, VaultSshModule],
     };
   }
 }

@@ -1,0 +1,54 @@
+import { Controller, Delete, Get, Post } from '@nestjs/common';
+import { Actor } from '@app/audit';
+import { CurrentActor, Permission } from '@app/auth';
+import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
+import { CreateSshKeyDto, DeleteSshKeyDto, ExportSshKeyDto, ImportSshKeyDto, KeyNameDto, SshOperations } from '../../../../libs/pki/src/ssh-service';
+
+/** SSH keys on the pki service (pki-api.md ops 1, 4-8, 33, 38). */
+@ApiLayout('pki')
+@Controller('api/pki/restapi')
+export class SshKeysController {
+  constructor(private readonly ssh: SshOperations) {}
+
+  @Post('createsshkey')
+  @Operation('CreateSSHKey', Permission.PkiManage)
+  create(@CurrentActor() actor: Actor, @Input(CreateSshKeyDto) dto: CreateSshKeyDto) {
+    return this.ssh.createKey(actor, dto);
+  }
+
+  @Post('addSSHKey')
+  @Operation('addSSHKey', Permission.PkiManage, { successText: 'SUCCESS' })
+  import(@CurrentActor() actor: Actor, @Input(ImportSshKeyDto) dto: ImportSshKeyDto, @UploadedPart('File') file?: Express.Multer.File) {
+    return this.ssh.importKey(actor, dto, file);
+  }
+
+  @Get('getAllSSHKeys')
+  @Operation('GetAllSSHKeys', Permission.PkiRead)
+  list(@CurrentActor() actor: Actor) {
+    return this.ssh.listKeys(actor, 'pki');
+  }
+
+  @Post('getSSHKey')
+  @Operation('GetSSHKey', Permission.PkiRead)
+  get(@CurrentActor() actor: Actor, @Input(KeyNameDto) dto: KeyNameDto) {
+    return this.ssh.getKey(actor, dto.keyName, 'pki');
+  }
+
+  @Post('exportSSHKey')
+  @Operation('ExportSSHKey', Permission.PkiRead)
+  export(@CurrentActor() actor: Actor, @Input(ExportSshKeyDto) dto: ExportSshKeyDto) {
+    return this.ssh.exportKey(actor, dto);
+  }
+
+  @Get('getSSHKeyPassphrase')
+  @Operation('GetSSHKeyPassphrase', Permission.PkiRead)
+  passphrase(@CurrentActor() actor: Actor, @Input(KeyNameDto) dto: KeyNameDto) {
+    return this.ssh.passphrase(actor, dto.keyName);
+  }
+
+  @Delete('deleteSSHKey')
+  @Operation('DeleteSSHKey', Permission.PkiManage)
+  delete(@CurrentActor() actor: Actor, @Input(DeleteSshKeyDto) dto: DeleteSshKeyDto) {
+    return this.ssh.deleteKey(actor, dto);
+  }
+}

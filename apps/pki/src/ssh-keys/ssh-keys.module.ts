@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { SshServiceModule } from '../../../../libs/pki/src/ssh-service';
+import { SshKeysController } from './ssh-keys.controller';
+
+@Module({ imports: [SshServiceModule], controllers: [SshKeysController] })
+export class SshKeysModule {}

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { SshServiceModule } from '../../../../libs/pki/src/ssh-service';
+import { SshResourcesController } from './ssh-resources.controller';
+
+@Module({ imports: [SshServiceModule], controllers: [SshResourcesController] })
+export class SshResourcesModule {}

@@ -1,0 +1,10 @@
+import { OptionalInteger, OptionalText, RequiredText } from '@app/http';
+
+/** PUT /restapi/json/v1/resources/{rid}/remotepasswordreset (docs/ssh.md). */
+export class ConfigureRemoteResetDto {
+  /** The account of this resource whose password logs in over SSH as root or a sudoer. */
+  @RequiredText(255) ACCOUNTNAME!: string;
+  @OptionalInteger(1, 65535) PORT?: number;
+  /** Host name or address to connect to; default the resource's DNS name, else its name. */
+  @OptionalText(255) DNSNAME?: string;
+}

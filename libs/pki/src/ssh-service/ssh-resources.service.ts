@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { lookup } from 'node:dns/promises';
+import { DataSource, EntityManager } from 'typeorm';
+import { Actor, AuditOperation, AuditWriter } from '@app/audit';
+import { Keyring } from '@app/crypto';
+import { AppError } from '@app/http';
+import { enumerateLoginUsers, type SshTarget } from '../ssh';
+import { parseResourceName } from './resource-address';
+import { mapSshErrors } from './ssh-errors';
+import { verifySshLogin } from './verify-login';
+import type { ApplyCredentialsDto, EnumerateUsersDto } from './ssh-input';
+import { SshResourceRepository, type SshResourceRow, type SshUserRow } from './ssh-resource.repository';
+
+export const LOGIN_PASSWORD_CONTEXT = 'ssh_resources.login_password';
+const CONNECT_TIMEOUT_MS = 15_000;
+
+/** SSH hosts: the credentials we log in with, and the login users found on them. */
+@Injectable()
+export class SshResourcesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly resources: SshResourceRepository,
+    private readonly keyring: Keyring,
+    private readonly audit: AuditWriter,
+  ) {}
+
+  list(actor: Actor): Promise<SshResourceRow[]> {
+    return this.resources.listInOrg(actor.orgId);
+  }
+
+  listUsers(actor: Actor): Promise<SshUserRow[]> {
+    return this.resources.listUsersInOrg(actor.orgId);
+  }
+
+  /** The name a resource is stored under: `host` or `host:port`, whichever way it was written. */
+  canonicalName(input: string): string {
+    return parseResourceName(input).name;
+  }
+
+  async require(actor: Actor, input: string): Promise<SshResourceRow> {
+    const resource = (await this.resources.findInOrg(actor.orgId, this.canonicalName(input))) ?? (await this.resources.findInOrg(actor.orgId, input));
+    if (!resource) throw AppError.notFound(`SSH resource ${input} does not exist`);
+    return resource;
+  }
+
+  /** Locks the resource for a change on its host (see SshResourceRepository.lockInOrg). */
+  async lockForHostChange(m: EntityManager, actor: Actor, input: string): Promise<SshResourceRow> {
+    const resource = await this.require(actor, input);
+    const locked = await this.resources.lockById(m, resource.id);
+    if (!locked) throw AppError.notFound(`SSH resource ${input} does not exist`);
+    return locked;
+  }
+
+  /** How we log in to the resource, from its stored (sealed) credentials. */
+  async targetOf(resource: SshResourceRow, m?: EntityManager): Promise<SshTarget> {
+    const sealed = await this.resources.readLoginPassword(resource.id, m);
+    if (!resource.login_user || !sealed) {
+      throw AppError.invalid(`No credentials have been applied to SSH resource ${resource.name}; use applycredentials first`);
+    }
+    return {
+      host: parseResourceName(resource.name).host,
+      port: resource.port,
+      username: resource.login_user,
+      password: await this.keyring.openText(sealed, LOGIN_PASSWORD_CONTEXT),
+      timeoutMs: CONNECT_TIMEOUT_MS,
+    };
+  }
+
+  /**
+   * Logs in with the credentials first (and, for an administrator, checks root or sudo);
+   * only credentials that work are stored. Creates the resource when it is new.
+   */
+  async applyCredentials(actor: Actor, dto: ApplyCredentialsDto): Promise<string> {
+    const where = parseResourceName(dto.resourceName);
+    const target: SshTarget = { host: where.host, port: where.port, username: dto.userName, password: dto.password, timeoutMs: CONNECT_TIMEOUT_MS };
+    await mapSshErrors(() => verifySshLogin(target, dto.isAdmin ?? false), `Credentials for ${where.name} were not applied`);
+    const address = await resolveAddress(where.host);
+    await this.dataSource.transaction(async (m) => {
+      const saved = await this.resources.saveCredentials(m, actor.orgId, where.name, where.port, {
+        address,
+        userName: dto.userName,
+        password: this.keyring.seal(dto.password, LOGIN_PASSWORD_CONTEXT),
+        isAdmin: dto.isAdmin ?? false,
+      });
+      await this.audit.record(
+        {
+          category: 'Pki',
+          operation: AuditOperation.SshCredentialsApplied,
+          actor,
+          target: where.name,
+          description: `Credentials of ${dto.userName}${dto.isAdmin ? ' (administrator)' : ''} applied to ${saved.created ? 'new ' : ''}SSH resource ${where.name}`,
+        },
+        m,
+      );
+    });
+    return where.name;
+  }
+
+  /** Logs in, reads the login users and records exactly those. */
+  async enumerateUsers(actor: Actor, dto: EnumerateUsersDto): Promise<{ resource: SshResourceRow; users: string[] }> {
+    const resource = await this.require(actor, dto.resourceName);
+    if (dto.userName && resource.login_user && dto.userName !== resource.login_user) {
+      throw AppError.invalid(`The credentials applied to ${resource.name} are for ${resource.login_user}, not ${dto.userName}; use applycredentials first`);
+    }
+    const target = await this.targetOf(resource);
+    const found = await mapSshErrors(() => enumerateLoginUsers(target), `Enumerating users on ${resource.name} failed`);
+    const users = [...new Set(found.map((u) => u.userName))].sort();
+    await this.dataSource.transaction(async (m) => {
+      await this.resources.replaceUsers(m, resource.id, users);
+      await this.audit.record(
+        {
+          category: 'Pki',
+          operation: AuditOperation.SshUsersEnumerated,
+          actor,
+          target: resource.name,
+          description: `${users.length} login users found on ${resource.name}`,
+        },
+        m,
+      );
+    });
+    return { resource, users };
+  }
+}
+
+/** The address shown as IPADDRESS; a name that does not resolve was still reachable, so keep it. */
+async function resolveAddress(host: string): Promise<string> {
+  try {
+    return (await lookup(host)).address;
+  } catch {
+    return host;
+  }
+}
