@@ -10,9 +10,12 @@ export type AccessLevel = (typeof ACCESS_LEVELS)[number];
  * Resource-group shares (issue 5) add their rows here, so every path below follows.
  */
 function grantsSql(r: string, uid: string): string {
+  const toCaller = `(g.user_id = ${uid} OR g.user_group_id IN (SELECT ugm.group_id FROM user_group_members ugm WHERE ugm.user_id = ${uid}))`;
+  // A resource-group share grants its members (static lists, dynamic criteria evaluated live).
   return `SELECT g.account_id, g.access_type FROM shares g
-    WHERE g.resource_id = ${r}.id
-      AND (g.user_id = ${uid} OR g.user_group_id IN (SELECT ugm.group_id FROM user_group_members ugm WHERE ugm.user_id = ${uid}))`;
+    WHERE g.resource_id = ${r}.id AND ${toCaller}
+    UNION ALL SELECT NULL::int, g.access_type FROM shares g
+    WHERE g.resource_group_id IS NOT NULL AND ${toCaller} AND resource_in_group(${r}.id, g.resource_group_id)`;
 }
 
 /**
@@ -22,7 +25,8 @@ function grantsSql(r: string, uid: string): string {
  * owners hold full access; others hold what their shares grant. An account-level share
  * makes the resource visible, but of its accounts only the shared ones. `atLeast` asks
  * for a share level (modify, fullaccess) instead of mere visibility; without `account`
- * it then means a level on the resource itself (a resource-level share).
+ * it then means a level on the resource itself (a resource-level share). 'view' is
+ * mere visibility.
  */
 export function resourceVisibleSql(
   r: string,
@@ -36,7 +40,7 @@ export function resourceVisibleSql(
   // Acting on the resource itself (atLeast without an account) needs a resource-level share.
   const accountFilter = options.account
     ? ` AND (s.account_id IS NULL OR s.account_id = ${options.account}.id)`
-    : options.atLeast
+    : options.atLeast && options.atLeast !== 'view'
       ? ' AND s.account_id IS NULL'
       : '';
   return `(${r}.org_id = ${org} AND (${superAdmin} OR ${r}.owner_id = ${uid} OR EXISTS (
