@@ -2,8 +2,8 @@ import { IsArray, IsNotEmpty, IsOptional } from 'class-validator';
 import { OptionalText } from '@app/http';
 
 export class AddAccountsDto {
-  @IsNotEmpty({ message: 'ACCOUNTLIST is required' })
   @IsArray({ message: 'ACCOUNTLIST must be a list of {ACCOUNTNAME, PASSWORD, ACCOUNTPASSWORDPOLICY, NOTES}' })
+  @IsNotEmpty({ message: 'ACCOUNTLIST is required' })
   ACCOUNTLIST!: unknown[];
 }
 
