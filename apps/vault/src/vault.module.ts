@@ -3,14 +3,17 @@ import { AppConfig } from '@app/config';
 import { CoreModule, HealthController } from '@app/server';
 import { PasswordRequestsModule } from './password-requests/password-requests.module';
 import { VaultSshModule } from './pki-subset/ssh.module';
+import { VaultAuditModule } from './audit/audit.module';
+import { ResourceGroupsModule } from './resource-groups/resource-groups.module';
 import { ResourcesModule } from './resources/resources.module';
+import { UsersModule } from './users/users.module';
 
 @Module({ controllers: [HealthController] })
 export class VaultModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     return {
       module: VaultModule,
-      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule, PasswordRequestsModule, VaultSshModule],
+      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule, PasswordRequestsModule, VaultSshModule, UsersModule, ResourceGroupsModule, VaultAuditModule],
     };
   }
 }

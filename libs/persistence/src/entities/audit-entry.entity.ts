@@ -5,7 +5,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
  * `chainHash` is filled later, in id order, by the background sealer (tamper evidence).
  */
 @Entity('audit')
-@Index(['orgId', 'category', 'createdAt'])
+@Index('audit_org_category_created_id', ['orgId', 'category', 'createdAt', 'id'])
 @Index(['createdAt'])
 @Index(['accountId', 'createdAt'])
 export class AuditEntry {
@@ -31,6 +31,8 @@ export class AuditEntry {
   @Column({ type: 'int', nullable: true }) requestId!: number | null;
   @Column({ type: 'text', default: '' }) description!: string;
   @Column({ type: 'bytea', nullable: true }) chainHash!: Buffer | null;
+  /** Id of the row sealed just before this one (0 for the first). */
+  @Column({ type: 'bigint', nullable: true }) chainPrev!: string | null;
 }
 
 /** Periodic signed points of the audit hash chain, so a verifier can start mid-way. */

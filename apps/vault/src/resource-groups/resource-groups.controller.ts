@@ -1,0 +1,51 @@
+import { Controller, Delete, Get, Param, Post, Put, Req } from '@nestjs/common';
+import { Actor } from '@app/audit';
+import { CurrentActor, Permission } from '@app/auth';
+import { ApiLayout, Input, Operation, ParsedRequest, readField } from '@app/http';
+import { parseId } from '../common/ids';
+import { parseGroupInput } from './group-criteria';
+import { GroupMembersDto, ShareGroupDto } from './resource-group.dto';
+import { ResourceGroupsService } from './resource-groups.service';
+
+/** Op 50 (CREATE RESOURCE GROUP) and the extensions that list, fill, share and delete groups. */
+@ApiLayout('vaultA')
+@Controller('restapi/json/v1/resourcegroup')
+export class ResourceGroupsController {
+  constructor(private readonly groups: ResourceGroupsService) {}
+
+  @Post()
+  @Operation('CREATE RESOURCE GROUP', Permission.ResourceGroupManage)
+  create(@CurrentActor() actor: Actor, @Req() req: ParsedRequest) {
+    return this.groups.create(actor, parseGroupInput((name) => readField(req, name)));
+  }
+
+  @Get()
+  @Operation('GET RESOURCE GROUPS', Permission.ResourceRead)
+  list(@CurrentActor() actor: Actor) {
+    return this.groups.list(actor);
+  }
+
+  @Get(':gid/resources')
+  @Operation('GET RESOURCE GROUP RESOURCES', Permission.ResourceRead)
+  resources(@CurrentActor() actor: Actor, @Param('gid') gid: string) {
+    return this.groups.resources(actor, parseId(gid, 'resource group id'));
+  }
+
+  @Put(':gid/resources')
+  @Operation('ADD RESOURCES TO GROUP', Permission.ResourceGroupManage)
+  addResources(@CurrentActor() actor: Actor, @Param('gid') gid: string, @Input(GroupMembersDto) dto: GroupMembersDto) {
+    return this.groups.addResources(actor, parseId(gid, 'resource group id'), dto.RESOURCEIDS);
+  }
+
+  @Put(':gid/share')
+  @Operation('SHARE RESOURCE GROUP', Permission.ResourceGroupManage)
+  share(@CurrentActor() actor: Actor, @Param('gid') gid: string, @Input(ShareGroupDto) dto: ShareGroupDto) {
+    return this.groups.share(actor, parseId(gid, 'resource group id'), dto);
+  }
+
+  @Delete(':gid')
+  @Operation('DELETE RESOURCE GROUP', Permission.ResourceGroupManage)
+  remove(@CurrentActor() actor: Actor, @Param('gid') gid: string) {
+    return this.groups.remove(actor, parseId(gid, 'resource group id'));
+  }
+}

@@ -1,0 +1,150 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Keyring } from '@app/crypto';
+import { CHAIN_COLUMNS, chainLink, ChainRow } from './audit-chain';
+import { loadChainState } from './audit-chain-key';
+
+const INTERVAL_MS = 2000;
+const BATCH = 2000;
+/** A checkpoint every this many sealed rows, and on the first sealing after a quiet spell. */
+const CHECKPOINT_EVERY = 1000;
+const QUIET_SPELL = '5 minutes';
+
+/** An id bound and the transactions that were running when it was read. */
+interface Horizon {
+  bound: string;
+  running: string[];
+}
+
+/**
+ * Seals committed audit rows into the hash chain, in id order, in the background, so the
+ * request path (the password read) only inserts its row.
+ *
+ * Ids are drawn before commit, so id n+1 can commit before id n. The audit id default takes
+ * the writer's xid before it draws the id (migration AuditChainAndGroups): after reading the
+ * sequence's last value B and then the list of running transactions R, every row with
+ * id <= B belongs to a transaction that has finished or is in R. Once all of R have finished,
+ * rows up to B are final (a gap is a rollback) and can be sealed. One instance seals at a
+ * time (the chain row is locked FOR UPDATE SKIP LOCKED).
+ */
+@Injectable()
+export class AuditSealer implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('AuditChain');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private pending?: Horizon;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keyring: Keyring,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.tick(), INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Seals every row committed before this call (waits for transactions still in flight). */
+  async sealNow(timeoutMs = 10_000): Promise<void> {
+    await this.running;
+    const horizon = await this.observe();
+    const deadline = Date.now() + timeoutMs;
+    while (!(await this.finished(horizon))) {
+      if (Date.now() > deadline) throw new Error('Audit rows are still in flight; try again');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await this.exclusive(() => this.sealUpTo(horizon.bound));
+  }
+
+  private tick(): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.pending && (await this.finished(this.pending))) {
+        await this.sealUpTo(this.pending.bound);
+        this.pending = undefined;
+      }
+      this.pending ??= await this.observe();
+    }).catch((e: Error) => this.logger.error(`Audit sealing failed: ${e.message}`));
+  }
+
+  private async exclusive(work: () => Promise<void>): Promise<void> {
+    while (this.running) await this.running;
+    this.running = work().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  // Two statements on purpose: the bound is read before the snapshot of running transactions.
+  private async observe(): Promise<Horizon> {
+    const [seq] = await this.dataSource.query('SELECT last_value::text AS last_value, is_called FROM audit_id_seq');
+    const bound = seq.is_called ? seq.last_value : String(BigInt(seq.last_value) - 1n);
+    const [snap] = await this.dataSource.query(
+      'SELECT ARRAY(SELECT x::text FROM pg_snapshot_xip(pg_current_snapshot()) x) AS running',
+    );
+    return { bound, running: snap.running };
+  }
+
+  private async finished(horizon: Horizon): Promise<boolean> {
+    if (horizon.running.length === 0) return true;
+    const [row] = await this.dataSource.query(
+      `SELECT bool_and(pg_xact_status(x::xid8) IS DISTINCT FROM 'in progress') AS done FROM unnest($1::text[]) x`,
+      [horizon.running],
+    );
+    return row.done !== false;
+  }
+
+  private async sealUpTo(bound: string): Promise<void> {
+    const { key } = await loadChainState(this.dataSource, this.keyring);
+    for (;;) {
+      const sealed = await this.dataSource.transaction(async (m) => {
+        const [state] = await m.query(
+          'SELECT last_id::text AS last_id, last_hash, sealed_rows::text AS sealed_rows FROM audit_chain WHERE id = 1 FOR UPDATE SKIP LOCKED',
+        );
+        if (!state) return 0; // another instance is sealing
+        const rows: ChainRow[] = await m.query(
+          `SELECT ${CHAIN_COLUMNS} FROM audit WHERE id > $1 AND id <= $2 ORDER BY id LIMIT ${BATCH}`,
+          [state.last_id, bound],
+        );
+        if (rows.length === 0) return 0;
+        let prevId: string = state.last_id;
+        let prevHash: Buffer = state.last_hash;
+        const ids: string[] = [];
+        const prevs: string[] = [];
+        const hashes: Buffer[] = [];
+        for (const row of rows) {
+          const hash = chainLink(key, prevHash, prevId, row);
+          ids.push(row.id);
+          prevs.push(prevId);
+          hashes.push(hash);
+          prevId = row.id;
+          prevHash = hash;
+        }
+        await m.query(
+          `UPDATE audit a SET chain_prev = v.prev, chain_hash = v.hash
+           FROM unnest($1::bigint[], $2::bigint[], $3::bytea[]) AS v(id, prev, hash) WHERE a.id = v.id`,
+          [ids, prevs, hashes],
+        );
+        const before = BigInt(state.sealed_rows);
+        const after = before + BigInt(rows.length);
+        await m.query('UPDATE audit_chain SET last_id = $1, last_hash = $2, sealed_rows = $3, updated_at = now() WHERE id = 1', [
+          prevId,
+          prevHash,
+          after.toString(),
+        ]);
+        const [recent] = await m.query(
+          `SELECT 1 FROM audit_checkpoints WHERE id = (SELECT max(id) FROM audit_checkpoints) AND created_at > now() - interval '${QUIET_SPELL}'`,
+        );
+        if (after / BigInt(CHECKPOINT_EVERY) !== before / BigInt(CHECKPOINT_EVERY) || !recent) {
+          await m.query('INSERT INTO audit_checkpoints (last_audit_id, chain_hash) VALUES ($1, $2)', [prevId, prevHash]);
+          // Logged so the head can be compared with a copy kept outside the database.
+          this.logger.log(`checkpoint at audit id ${prevId}: ${prevHash.toString('hex')}`);
+        }
+        return rows.length;
+      });
+      if (sealed < BATCH) return;
+    }
+  }
+}
