@@ -1,3 +1,4 @@
+import { accessControlCommand } from './access-control.commands';
 import { AdminCommand } from './command';
 import { migrateCommand, rotateMasterKeyCommand } from './keys.commands';
 import { addPolicyCommand, listPoliciesCommand } from './policies.commands';
@@ -10,6 +11,7 @@ export const COMMANDS: AdminCommand[] = [
   listUsersCommand,
   rotateMasterKeyCommand,
   migrateCommand,
+  accessControlCommand,
   showSettingsCommand,
   setSettingCommand,
   listPoliciesCommand,

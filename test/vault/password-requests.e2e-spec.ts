@@ -1,4 +1,6 @@
+import { accessControlCommand } from '../../scripts/admin/access-control.commands';
 import { startTestServices, TestServices } from '../support/app';
+import { createResource } from '../support/factories';
 import { call, controlledResource, requestStatus, share, TestUser, user, workflow } from './workflow-helpers';
 
 const WAITING = 'WAITING FOR APPROVAL / CHECKOUT';
@@ -74,6 +76,25 @@ describe('vault password access workflow (ops 10-15)', () => {
       await call(s.vaultUrl, 'put', `/restapi/json/v1/resources/${r.resourceId}/accesscontrol`, owner.token, { ENABLED: 'false' });
       expect((await w.password(alice, r.resourceId, r.accountId)).result.status).toBe('Success');
       expect((await w.request(alice, r.accountId)).result.message).toMatch(/access control is not enabled/);
+    });
+  });
+
+  it('is configured from the admin command too, with the same validation', async () => {
+    const r = await createResource(s.vaultUrl, owner.token);
+    const ctx = { config: s.config, dataSource: s.dataSource, databaseUrl: s.databaseUrl, keyring: async () => { throw new Error('unused'); }, close: async () => undefined };
+    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      await accessControlCommand.run(ctx, { resource: r.name, account: r.accountName, approvers: '2', 'checkout-minutes': '5', exclusive: 'false' });
+      expect(log).toHaveBeenCalledWith(`Access control configured for account ${r.accountName}`);
+      await expect(accessControlCommand.run(ctx, { resource: r.name, approvers: '3' })).rejects.toThrow('APPROVERS_REQUIRED must be 1 or 2');
+    } finally {
+      log.mockRestore();
+    }
+    const shown = await call(s.vaultUrl, 'get', `/restapi/json/v1/resources/${r.resourceId}/accounts/${r.accountId}/accesscontrol`, owner.token);
+    expect(shown.Details).toMatchObject({ APPROVERS_REQUIRED: '2', CHECKOUT_MINUTES: '5', EXCLUSIVE: 'false' });
+    await accessControlCommand.run(ctx, { resource: r.name, account: r.accountName, off: true });
+    expect((await call(s.vaultUrl, 'get', `/restapi/json/v1/resources/${r.resourceId}/accounts/${r.accountId}/accesscontrol`, owner.token)).Details).toEqual({
+      ENABLED: 'false',
     });
   });
 
