@@ -1,6 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { CoreModule, HealthController } from '@app/server';
+import { PkiAuditModule } from './audit/audit.module';
+import { DiscoveryModule } from './discovery/discovery.module';
+import { KeyVaultModule } from './key-vault/key-vault.module';
+import { PgpModule } from './pgp/pgp.module';
+import { UnmanagedModule } from './unmanaged/unmanaged.module';
+import { VulnerabilitiesModule } from './vulnerabilities/vulnerabilities.module';
 import { SshKeysModule } from './ssh-keys/ssh-keys.module';
 import { SshResourcesModule } from './ssh-resources/ssh-resources.module';
 
@@ -10,6 +16,6 @@ import { SshResourcesModule } from './ssh-resources/ssh-resources.module';
 })
 export class PkiModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
-    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki'), SshKeysModule, SshResourcesModule] };
+    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki'), SshKeysModule, SshResourcesModule, DiscoveryModule, VulnerabilitiesModule, KeyVaultModule, PgpModule, UnmanagedModule, PkiAuditModule] };
   }
 }

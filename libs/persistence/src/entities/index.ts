@@ -23,6 +23,7 @@ import { Share } from './share.entity';
 import { SshKey } from './ssh-key.entity';
 import { SshKeyAssociation, SshResource, SshUser } from './ssh-resource.entity';
 import { StoredFile } from './stored-file.entity';
+import { UnmanagedCertImport } from './unmanaged-cert-import.entity';
 import { User } from './user.entity';
 import { UserGroup, UserGroupMember } from './user-group.entity';
 
@@ -51,6 +52,7 @@ export * from './share.entity';
 export * from './ssh-key.entity';
 export * from './ssh-resource.entity';
 export * from './stored-file.entity';
+export * from './unmanaged-cert-import.entity';
 export * from './user.entity';
 export * from './user-group.entity';
 
@@ -60,5 +62,5 @@ export const ENTITIES = [
   ResourceGroup, ResourceGroupMember, AccessControl, PasswordRequest, Setting,
   AuditEntry, AuditCheckpoint, DataKey, SshKey, SshResource, SshUser, SshKeyAssociation,
   KeyVaultKey, CertificateAuthority, Certificate, CertificateEndpoint, Csr,
-  DeploymentTarget, PgpKey, Job,
+  DeploymentTarget, PgpKey, Job, UnmanagedCertImport,
 ];

@@ -1,0 +1,18 @@
+import { Controller, Get } from '@nestjs/common';
+import { Actor } from '@app/audit';
+import { CurrentActor, Permission } from '@app/auth';
+import { ApiLayout, Input, Operation } from '@app/http';
+import { PgpKeyDto, PgpKeysService } from '../../../../libs/pki/src/pgp';
+
+/** Spec op 40. Private export additionally needs PkiManage (checked in the service). */
+@ApiLayout('pki')
+@Controller('api/pki/restapi')
+export class PgpController {
+  constructor(private readonly pgp: PgpKeysService) {}
+
+  @Get('getPGPKey')
+  @Operation('GetPGPKey', Permission.PkiRead)
+  export(@CurrentActor() actor: Actor, @Input(PgpKeyDto) dto: PgpKeyDto) {
+    return this.pgp.exportKey(actor, dto);
+  }
+}

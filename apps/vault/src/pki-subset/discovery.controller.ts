@@ -1,0 +1,40 @@
+import { Controller, Get, Post } from '@nestjs/common';
+import { Actor } from '@app/audit';
+import { CurrentActor, Permission } from '@app/auth';
+import { ApiLayout, Input, Operation } from '@app/http';
+import {
+  DiscoveryService,
+  DiscoveryStatusDto,
+  discoveryReply,
+  discoveryStatusReply,
+  RangeDiscoveryDto,
+  SingleDiscoveryDto,
+} from '../../../../libs/pki/src/discovery-service';
+
+/**
+ * vault-api.md ops 38, 39 on prefix B: the same discovery as the pki service; the
+ * per-host entries sit at the top level of the answer (COMPAT.md §4).
+ */
+@ApiLayout('vaultB')
+@Controller('api/pki/restapi')
+export class VaultDiscoveryController {
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  @Post('sslCertSingleDiscovery')
+  @Operation('Get SSL Discovery', Permission.PkiManage)
+  async single(@CurrentActor() actor: Actor, @Input(SingleDiscoveryDto) dto: SingleDiscoveryDto) {
+    return discoveryReply(await this.discovery.single(actor, dto));
+  }
+
+  @Post('sslCertRangeDiscovery')
+  @Operation('Get SSL Discovery', Permission.PkiManage)
+  async range(@CurrentActor() actor: Actor, @Input(RangeDiscoveryDto) dto: RangeDiscoveryDto) {
+    return discoveryReply(await this.discovery.range(actor, dto));
+  }
+
+  @Get('getDiscoveryStatus')
+  @Operation('GetDiscoveryStatus', Permission.PkiRead)
+  async status(@CurrentActor() actor: Actor, @Input(DiscoveryStatusDto) dto: DiscoveryStatusDto) {
+    return discoveryStatusReply(await this.discovery.status(actor, dto.jobId));
+  }
+}

@@ -1,0 +1,210 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Actor, AuditOperation, AuditWriter } from '@app/audit';
+import { AppError, ErrorCode } from '@app/http';
+import { certificateDetails, toPem } from '../certs';
+import {
+  DiscoveryError,
+  DiscoveryResult,
+  discoverTargets,
+  expandIpv4Range,
+  parseHost,
+  parsePort,
+  parseTargetList,
+  parseTimeoutSeconds,
+  scanEndpoint,
+  summarizeCertificate,
+  Target,
+} from '../discovery';
+import { FileDiscoveryDto, RangeDiscoveryDto, SingleDiscoveryDto } from './discovery-input';
+import {
+  DEFAULT_WAIT_SECONDS,
+  DISCOVERY_CONCURRENCY,
+  DISCOVERY_JOB_KIND,
+  MAX_RUNNING_DISCOVERIES,
+  MAX_WAIT_SECONDS,
+  SCAN_CONCURRENCY,
+} from './discovery-limits';
+import { FoundEndpoint, storeEndpoints } from './discovery-store';
+import { DiscoveryOutcome, DiscoveryStatus, JobProgress, readJobStatus } from './discovery-job';
+import { JobRepository } from './job.repository';
+import { fetchLegacyChain } from './legacy-chain';
+import { mapLimit } from './map-limit';
+
+interface Plan {
+  targets: Target[];
+  timeoutMs: number;
+  waitMs: number;
+  what: string;
+}
+
+/**
+ * SSL discovery for both presentations: parses the request, runs it as a job (answering
+ * inline when it ends within the wait), stores certificates, endpoints and their scans.
+ */
+@Injectable()
+export class DiscoveryService implements OnModuleDestroy {
+  private readonly logger = new Logger('Discovery');
+  private readonly running = new Map<number, JobProgress>();
+  private closing = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly jobs: JobRepository,
+    private readonly audit: AuditWriter,
+  ) {}
+
+  single(actor: Actor, dto: SingleDiscoveryDto): Promise<DiscoveryOutcome> {
+    return this.start(actor, () => {
+      const host = parseHost(dto.HOST);
+      const port = parsePort(dto.PORT);
+      return { targets: [{ host, port }], what: `${host}:${port}`, ...this.timing(dto) };
+    });
+  }
+
+  range(actor: Actor, dto: RangeDiscoveryDto): Promise<DiscoveryOutcome> {
+    return this.start(actor, () => {
+      const port = parsePort(dto.PORT);
+      const targets = expandIpv4Range(dto.StartIpAddress, dto.EndIpAddress).map((host) => ({ host, port }));
+      return { targets, what: `${dto.StartIpAddress.trim()}-${dto.EndIpAddress.trim()} port ${port}`, ...this.timing(dto) };
+    });
+  }
+
+  fromFile(actor: Actor, dto: FileDiscoveryDto, file: { buffer: Buffer; originalname?: string } | undefined): Promise<DiscoveryOutcome> {
+    return this.start(actor, () => {
+      if (!file || file.buffer.length === 0) throw new DiscoveryError('File is required: upload the list of hosts in the part named File');
+      const targets = parseTargetList(file.buffer.toString('utf8'), parsePort(dto.PORT));
+      if (!targets.length) throw new DiscoveryError('The uploaded file lists no hosts');
+      return { targets, what: `${targets.length} target(s) from ${dto.FileName || file.originalname || 'an uploaded file'}`, ...this.timing(dto) };
+    });
+  }
+
+  async status(actor: Actor, jobIdText: string): Promise<DiscoveryStatus> {
+    const id = /^\d{1,9}$/.test(jobIdText.trim()) ? Number(jobIdText) : NaN;
+    const job = Number.isFinite(id) ? await this.jobs.findInOrg(actor.orgId, id, DISCOVERY_JOB_KIND) : undefined;
+    if (!job) throw AppError.notFound(`No discovery job with id ${jobIdText}`);
+    return readJobStatus(job);
+  }
+
+  /** Jobs still running when the service stops are marked failed, never left "running". */
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    await Promise.all(
+      [...this.running.values()].map((progress) => progress.fail('The discovery was interrupted because the service stopped').catch(() => undefined)),
+    );
+    this.running.clear();
+  }
+
+  private timing(dto: { TIMEOUT?: string; WAIT?: string }): { timeoutMs: number; waitMs: number } {
+    const timeoutMs = parseTimeoutSeconds(dto.TIMEOUT);
+    const text = (dto.WAIT ?? '').trim();
+    const wait = text === '' ? DEFAULT_WAIT_SECONDS : /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+    if (!(wait >= 0 && wait <= MAX_WAIT_SECONDS)) {
+      throw new DiscoveryError(`Invalid WAIT: ${text} (expected seconds, 0 to ${MAX_WAIT_SECONDS})`);
+    }
+    return { timeoutMs, waitMs: Math.round(wait * 1000) };
+  }
+
+  private async start(actor: Actor, plan: () => Plan): Promise<DiscoveryOutcome> {
+    let parsed: Plan;
+    try {
+      parsed = plan();
+    } catch (error) {
+      if (error instanceof DiscoveryError) throw AppError.invalid(error.message);
+      throw error;
+    }
+    if (this.running.size >= MAX_RUNNING_DISCOVERIES) {
+      throw new AppError(ErrorCode.Unavailable, `${MAX_RUNNING_DISCOVERIES} discoveries are already running; try again when one has finished`);
+    }
+    const jobId = await this.jobs.create(actor.orgId, DISCOVERY_JOB_KIND, parsed.targets.length, actor.id);
+    const progress = new JobProgress(this.jobs, jobId, parsed.targets.length);
+    this.running.set(jobId, progress);
+    // execute never rejects: a failure is recorded on the job and returned as an outcome.
+    const finished = this.execute(actor, parsed, progress).finally(() => this.running.delete(jobId));
+    const outcome = await Promise.race([finished, delay(parsed.waitMs)]);
+    if (outcome?.state === 'failed') throw new AppError(ErrorCode.Unavailable, outcome.message);
+    return outcome ?? { state: 'running', jobId, total: parsed.targets.length, done: progress.done };
+  }
+
+  private async execute(actor: Actor, plan: Plan, progress: JobProgress): Promise<DiscoveryOutcome> {
+    try {
+      const result = await discoverTargets(plan.targets, {
+        timeoutMs: plan.timeoutMs,
+        concurrency: DISCOVERY_CONCURRENCY,
+        onProgress: (done) => progress.discovered(done),
+      });
+      await this.retryLegacyServers(plan, result);
+      const found = this.parseable(result);
+      progress.scanning(found.length);
+      const endpoints = await mapLimit(found, SCAN_CONCURRENCY, async (c): Promise<FoundEndpoint> => {
+        const scan = await scanEndpoint({ host: c.host, port: c.port, timeoutMs: plan.timeoutMs }, { timeoutMs: Math.min(plan.timeoutMs, 3000) });
+        progress.scanned();
+        return { host: c.host, port: c.port, ip: c.remoteAddress, chain: c.chain, scan };
+      });
+      if (this.closing) return { state: 'failed', jobId: progress.jobId, message: 'The discovery was interrupted because the service stopped' };
+      const created = await this.dataSource.transaction(async (m) => {
+        const count = await storeEndpoints(m, actor.orgId, actor.username, endpoints);
+        await this.audit.record(
+          {
+            category: 'Pki',
+            operation: AuditOperation.SslCertificatesDiscovered,
+            actor,
+            target: plan.what,
+            description: `SSL discovery of ${plan.what}: ${endpoints.length} of ${plan.targets.length} address(es) presented a certificate (${count} new)`,
+          },
+          m,
+        );
+        return count;
+      });
+      const message = `SSL certificate discovery completed: ${endpoints.length} of ${plan.targets.length} address(es) presented a certificate, ${created} new in the inventory`;
+      await progress.finish(message, result.details);
+      return { state: 'done', jobId: progress.jobId, message, details: result.details };
+    } catch (error) {
+      const message = `The discovery failed (job ${progress.jobId}); see the service log`;
+      if (!this.closing) {
+        this.logger.error(`Discovery job ${progress.jobId} failed: ${(error as Error).stack ?? error}`);
+        await progress.fail(message).catch(() => undefined);
+      }
+      return { state: 'failed', jobId: progress.jobId, message };
+    }
+  }
+
+  /** Servers Node's TLS cannot finish a handshake with (SSLv3-only, broken legacy stacks). */
+  private async retryLegacyServers(plan: Plan, result: DiscoveryResult): Promise<void> {
+    const keys = entryKeys(plan.targets);
+    const failed = plan.targets.flatMap((target, i) => {
+      const entry = result.details[keys[i]!];
+      return entry?.[0] === 'FAILURE' && entry[1].startsWith('TLS handshake failed') ? [{ target, key: keys[i]! }] : [];
+    });
+    await mapLimit(failed, SCAN_CONCURRENCY, async ({ target, key }) => {
+      const legacy = await fetchLegacyChain({ ...target, timeoutMs: plan.timeoutMs });
+      if (!legacy) return;
+      result.details[key] = ['SUCCESS', `${summarizeCertificate(legacy.chain[0]!)} (legacy handshake, ${legacy.protocol})`];
+      result.certificates.push({ key, ...target, ...legacy, cipher: '' });
+    });
+  }
+
+  /** A certificate we cannot parse is reported on its address instead of failing the whole discovery. */
+  private parseable(result: DiscoveryResult): DiscoveryResult['certificates'] {
+    return result.certificates.filter((c) => {
+      try {
+        certificateDetails(toPem(c.chain[0]!, 'CERTIFICATE'));
+        return true;
+      } catch (error) {
+        result.details[c.key] = ['FAILURE', `Certificate presented but not readable: ${(error as Error).message}`];
+        return false;
+      }
+    });
+  }
+}
+
+/** The runner's keys: the host, or host:port when one host is listed with several ports. */
+function entryKeys(targets: readonly Target[]): string[] {
+  const ports = new Map<string, Set<number>>();
+  for (const { host, port } of targets) ports.set(host, (ports.get(host) ?? new Set()).add(port));
+  return targets.map(({ host, port }) => (ports.get(host)!.size > 1 ? `${host.includes(':') ? `[${host}]` : host}:${port}` : host));
+}
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+}

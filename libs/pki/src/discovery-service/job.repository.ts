@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+export type JobStatus = 'running' | 'done' | 'failed';
+
+export interface JobRow {
+  id: number;
+  kind: string;
+  status: JobStatus;
+  total: number;
+  done: number;
+  result: Record<string, unknown>;
+  created_at: Date;
+  /** Seconds since the worker last wrote progress (its heartbeat). */
+  idle_seconds: number;
+}
+
+/** Background jobs (the `jobs` table), always addressed within an organisation. */
+@Injectable()
+export class JobRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async create(orgId: number, kind: string, total: number, createdBy: number): Promise<number> {
+    const [row] = await this.dataSource.query(
+      `INSERT INTO jobs (org_id, kind, status, total, done, result, created_by) VALUES ($1, $2, 'running', $3, 0, '{}', $4) RETURNING id`,
+      [orgId, kind, total, createdBy],
+    );
+    return row.id;
+  }
+
+  /** Also the heartbeat: updated_at tells readers the worker is alive. */
+  async progress(id: number, done: number, result: Record<string, unknown>): Promise<void> {
+    await this.dataSource.query(`UPDATE jobs SET done = $2, result = $3, updated_at = now() WHERE id = $1 AND status = 'running'`, [
+      id,
+      done,
+      result,
+    ]);
+  }
+
+  async finish(id: number, status: 'done' | 'failed', done: number, result: Record<string, unknown>): Promise<void> {
+    await this.dataSource.query(`UPDATE jobs SET status = $2, done = $3, result = $4, updated_at = now() WHERE id = $1`, [id, status, done, result]);
+  }
+
+  async findInOrg(orgId: number, id: number, kind: string): Promise<JobRow | undefined> {
+    const [row] = await this.dataSource.query(
+      `SELECT id, kind, status, total, done, result, created_at, extract(epoch FROM now() - updated_at)::float AS idle_seconds
+       FROM jobs WHERE id = $1 AND org_id = $2 AND kind = $3`,
+      [id, orgId, kind],
+    );
+    return row;
+  }
+}
