@@ -78,6 +78,8 @@ describe('pki SSH hosts, users and key associations against a real sshd (6565 la
     it('answers operations on unknown resources', async () => {
       const res = await post('enumerateusers', { userName: admin, resourceName: 'nowhere.example' });
       expect(res.body.result).toEqual({ status: 'Failed', message: 'SSH resource nowhere.example does not exist' });
+      const odd = await get('getSSHkeysforuser', { userName: 'u', resourceName: 'not a host' });
+      expect(odd.body.result).toEqual({ status: 'Failed', message: 'SSH resource not a host does not exist' });
     });
   });
 

@@ -38,7 +38,13 @@ export class SshResourcesService {
   }
 
   async require(actor: Actor, input: string): Promise<SshResourceRow> {
-    const resource = (await this.resources.findInOrg(actor.orgId, this.canonicalName(input))) ?? (await this.resources.findInOrg(actor.orgId, input));
+    let canonical = input;
+    try {
+      canonical = this.canonicalName(input);
+    } catch {
+      // Not a host[:port]: it can only match a stored name as written.
+    }
+    const resource = (await this.resources.findInOrg(actor.orgId, canonical)) ?? (await this.resources.findInOrg(actor.orgId, input));
     if (!resource) throw AppError.notFound(`SSH resource ${input} does not exist`);
     return resource;
   }
