@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SshRemoteResetModule } from '../pki-subset/ssh-remote-reset.module';
 import { ResourcesModule } from '../resources/resources.module';
 import { AccessControlController } from './access-control.controller';
 import { AccessControlService } from './access-control.service';
@@ -6,13 +7,22 @@ import { CheckinFinisher } from './checkin-finisher';
 import { CheckoutService } from './checkout.service';
 import { PasswordRequestsController } from './password-requests.controller';
 import { PasswordRequestsService } from './password-requests.service';
+import { REMOTE_PASSWORD_RESETTER } from './remote-reset';
 import { RequestSweeper } from './request-sweeper';
+import { SshRemotePasswordResetter } from './ssh-remote-resetter';
 
 /** The password access workflow (spec ops 10-15, §3) and its access-control setting. */
 @Module({
-  imports: [ResourcesModule],
+  imports: [ResourcesModule, SshRemoteResetModule],
   controllers: [PasswordRequestsController, AccessControlController],
-  providers: [PasswordRequestsService, CheckoutService, CheckinFinisher, AccessControlService, RequestSweeper],
+  providers: [
+    PasswordRequestsService,
+    CheckoutService,
+    CheckinFinisher,
+    AccessControlService,
+    RequestSweeper,
+    { provide: REMOTE_PASSWORD_RESETTER, useClass: SshRemotePasswordResetter },
+  ],
   exports: [CheckinFinisher, RequestSweeper],
 })
 export class PasswordRequestsModule {}
