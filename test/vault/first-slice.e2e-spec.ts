@@ -36,6 +36,7 @@ describe('vault first slice: resources, accounts, passwords (prefix A)', () => {
         .post(path)
         .set('Content-Type', 'text/json')
         .send(`AUTHTOKEN=${s.adminToken}&INPUT_DATA=${encodeURIComponent(inputData({ RESOURCENAME: 'form-field', ACCOUNTNAME: 'a', RESOURCETYPE: 'Linux', PASSWORD: 'Abc-12345678x' }))}`);
+      expect(res.status).toBe(200);
       expect(res.body.operation.result).toEqual({ status: 'Success', message: 'Resource form-field has been added successfully' });
     });
 

@@ -17,6 +17,8 @@ export class EnvelopeInterceptor implements NestInterceptor {
     const res = context.switchToHttp().getResponse<Response>();
     return next.handle().pipe(
       map((value: unknown) => {
+        // The original servers answer 200 to every call, POST included (Nest says 201).
+        res.status(200);
         if (value instanceof FileReply) {
           return new StreamableFile(value.body, {
             type: value.contentType,
