@@ -1,9 +1,10 @@
 import { accessControlCommand } from './access-control.commands';
+import { verifyAuditCommand } from './audit.commands';
 import { AdminCommand } from './command';
 import { migrateCommand, rotateMasterKeyCommand } from './keys.commands';
 import { addPolicyCommand, listPoliciesCommand } from './policies.commands';
 import { setSettingCommand, showSettingsCommand } from './settings.commands';
-import { createApiUserCommand, listUsersCommand } from './users.commands';
+import { createApiUserCommand, createOrgCommand, listUsersCommand, lockUserCommand, unlockUserCommand } from './users.commands';
 
 // Every admin command; feature areas add theirs here.
 export const COMMANDS: AdminCommand[] = [
@@ -16,4 +17,8 @@ export const COMMANDS: AdminCommand[] = [
   setSettingCommand,
   listPoliciesCommand,
   addPolicyCommand,
+  createOrgCommand,
+  lockUserCommand,
+  unlockUserCommand,
+  verifyAuditCommand,
 ];

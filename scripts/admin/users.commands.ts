@@ -1,5 +1,6 @@
+import { AuditOperation, AuditWriter } from '@app/audit';
 import { ROLES } from '@app/persistence';
-import { createApiUser, ensureFirstAdmin } from '@app/server';
+import { createApiUser, createApiUserIn, ensureFirstAdmin } from '@app/server';
 import { optional, required } from './args';
 import { AdminCommand } from './command';
 import { orgId } from './context';
@@ -43,3 +44,47 @@ export const listUsersCommand: AdminCommand = {
     }
   },
 };
+
+export const createOrgCommand: AdminCommand = {
+  name: 'create-org',
+  usage: 'create-org --name N [--admin U]',
+  summary: 'Create an organisation with a super administrator (default name admin); prints its token as the last line',
+  async run(ctx, args) {
+    const name = required(args, 'name');
+    const adminName = optional(args, 'admin') ?? 'admin';
+    await ensureFirstAdmin(ctx.dataSource, ctx.config.dataDir);
+    const created = await ctx.dataSource.transaction(async (m) => {
+      const [existing] = await m.query('SELECT id FROM organizations WHERE lower(name) = lower($1)', [name]);
+      if (existing) throw new Error(`An organisation named ${name} already exists`);
+      const [org] = await m.query('INSERT INTO organizations (name) VALUES ($1) RETURNING id', [name]);
+      return { orgId: org.id as number, ...(await createApiUserIn(m, { orgId: org.id, username: adminName, role: 'Administrator', superAdmin: true }, 'admin CLI')) };
+    });
+    console.log(`Created organisation ${name} (id ${created.orgId}) with super administrator ${adminName}. Token:`);
+    console.log(created.token);
+  },
+};
+
+function lockCommand(locked: boolean): AdminCommand {
+  const verb = locked ? 'lock' : 'unlock';
+  return {
+    name: `${verb}-user`,
+    usage: `${verb}-user --username U [--org O]`,
+    summary: locked ? 'Lock a user: its token is refused at once on every instance' : 'Unlock a locked user',
+    async run(ctx, args) {
+      const username = required(args, 'username');
+      const org = await orgId(ctx.dataSource, optional(args, 'org'));
+      await ctx.dataSource.transaction(async (m) => {
+        const rows = await m.query('UPDATE users SET locked = $3, updated_at = now() WHERE org_id = $1 AND username_key = lower($2) RETURNING username', [org, username, locked]);
+        if (rows.length === 0) throw new Error(`No user named ${username}`);
+        await new AuditWriter(ctx.dataSource).record(
+          { category: 'User', operation: locked ? AuditOperation.UserLocked : AuditOperation.UserUnlocked, orgId: org, target: rows[0].username, description: 'admin CLI' },
+          m,
+        );
+      });
+      console.log(`User ${username} ${verb}ed.`);
+    },
+  };
+}
+
+export const lockUserCommand = lockCommand(true);
+export const unlockUserCommand = lockCommand(false);

@@ -6,7 +6,10 @@ import { createHmac } from 'node:crypto';
  * links, the verifier recomputes them.
  */
 
-/** The columns a link covers, selected as text so both sides see identical values. */
+/**
+ * The columns a link covers, selected as text so both sides see identical values. Select them
+ * from `audit a` and order by `a.id`: a bare `id` would sort the text alias.
+ */
 export const CHAIN_COLUMNS = `id::text AS id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at,
   org_id::text AS org_id, category, operation, outcome, actor_id::text AS actor_id, actor_name, ip, client,
   resource_id::text AS resource_id, resource_name, account_id::text AS account_id, account_name, target,

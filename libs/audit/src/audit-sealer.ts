@@ -105,7 +105,7 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
         );
         if (!state) return 0; // another instance is sealing
         const rows: ChainRow[] = await m.query(
-          `SELECT ${CHAIN_COLUMNS} FROM audit WHERE id > $1 AND id <= $2 ORDER BY id LIMIT ${BATCH}`,
+          `SELECT ${CHAIN_COLUMNS} FROM audit a WHERE a.id > $1 AND a.id <= $2 ORDER BY a.id LIMIT ${BATCH}`,
           [state.last_id, bound],
         );
         if (rows.length === 0) return 0;

@@ -24,7 +24,7 @@ export async function verifyAuditChain(dataSource: DataSource, keyring: Keyring)
   const report = (problem: ChainProblem): ChainReport => ({ ok: false, checked, headId: state.lastId, unsealed: 0, problem });
 
   for (;;) {
-    const rows: ChainRow[] = await dataSource.query(`SELECT ${CHAIN_COLUMNS} FROM audit WHERE id > $1 ORDER BY id LIMIT ${BATCH}`, [cursor]);
+    const rows: ChainRow[] = await dataSource.query(`SELECT ${CHAIN_COLUMNS} FROM audit a WHERE a.id > $1 ORDER BY a.id LIMIT ${BATCH}`, [cursor]);
     if (rows.length === 0) break;
     for (const row of rows) {
       const id = BigInt(row.id);

@@ -1,0 +1,221 @@
+import request from 'supertest';
+import { AuditSealer, AuditWriter, verifyAuditChain } from '@app/audit';
+import { Keyring } from '@app/crypto';
+import { COMMANDS } from '../../scripts/admin/commands';
+import { createResource } from '../support/factories';
+import { createUserWithToken, startTestServices, TestServices } from '../support/app';
+import { Json } from '../support/http';
+import { createOrgWithAdmin } from './users-orgs';
+import { adminContext, vaultClient } from './vault-client';
+
+describe('audit: GET_AUDIT (op 51) and the tamper-evident chain', () => {
+  let s: TestServices;
+  let admin: ReturnType<typeof vaultClient>;
+  beforeAll(async () => {
+    s = await startTestServices();
+    admin = vaultClient(s, s.adminToken);
+  });
+  afterAll(() => s.close());
+
+  const audit = (query: Json, token = s.adminToken) => request(s.vaultUrl).get('/restapi/json/v1/audit').set('AUTHTOKEN', token).query(query);
+
+  describe('GET_AUDIT', () => {
+    let resource: Awaited<ReturnType<typeof createResource>>;
+    beforeAll(async () => {
+      resource = await createResource(s.vaultUrl, s.adminToken, { RESOURCENAME: 'audited-res', ACCOUNTNAME: 'audited-acc' });
+      for (let i = 0; i < 3; i++) {
+        await admin.get(`/resources/${resource.resourceId}/accounts/${resource.accountId}/password`).set('User-Agent', 'audit-test-client');
+      }
+      await admin.post('/user', { USERNAME: 'audited-user', ISAPIUSER: 'true' });
+    });
+
+    it('lists Resource entries newest first with the spec keys and totalRows = all matching', async () => {
+      const res = await audit({ AUDITTYPE: 'Resource', STARTINDEX: '0', LIMIT: '2', DURATION: 'TODAY' });
+      const op = res.body.operation;
+      expect(op).toMatchObject({ name: 'GET_AUDIT', result: { status: 'Success' } });
+      expect(op.Details).toHaveLength(2);
+      const [count] = await s.dataSource.query(`SELECT count(*)::int AS n FROM audit WHERE category = 'Resource' AND org_id = 1`);
+      expect(op.totalRows).toBe(count.n);
+      expect(count.n).toBeGreaterThan(2);
+      const entry = op.Details[0];
+      expect(Object.keys(entry)).toEqual(expect.arrayContaining(['AUDITID', 'RESOURCENAME', 'ACCOUNTNAME', 'OPERATIONTYPE', 'OPERATEDBY', 'IPADDRESS', 'USERNAME', 'LASTACCESSEDTIME', 'REASON', 'NAME', 'CLIENT']));
+      expect(entry).toMatchObject({ RESOURCENAME: 'audited-res', ACCOUNTNAME: 'audited-acc', OPERATIONTYPE: 'Password Retrieved', OPERATEDBY: 'admin', IPADDRESS: '127.0.0.1', CLIENT: 'audit-test-client' });
+      expect(entry.LASTACCESSEDTIME).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
+      expect(Number(op.Details[0].AUDITID)).toBeGreaterThan(Number(op.Details[1].AUDITID));
+    });
+
+    it('pages with STARTINDEX and LIMIT, and by keyset with BEFOREID', async () => {
+      const all = (await audit({ AUDITTYPE: 'Resource', LIMIT: '1000' })).body.operation.Details.map((e: Json) => e.AUDITID);
+      const second = (await audit({ AUDITTYPE: 'Resource', STARTINDEX: '1', LIMIT: '2' })).body.operation.Details.map((e: Json) => e.AUDITID);
+      expect(second).toEqual(all.slice(1, 3));
+      const keyset = (await audit({ AUDITTYPE: 'Resource', BEFOREID: all[0], LIMIT: '2' })).body.operation.Details.map((e: Json) => e.AUDITID);
+      expect(keyset).toEqual(all.slice(1, 3));
+      const past = await audit({ AUDITTYPE: 'Resource', STARTINDEX: '100000' });
+      expect(past.body.operation).toEqual({ name: 'GET_AUDIT', result: { status: 'Success', message: 'Audit details fetched successfully' }, totalRows: all.length });
+    });
+
+    it('separates User entries', async () => {
+      const op = (await audit({ AUDITTYPE: 'User' })).body.operation;
+      expect(op.Details.every((e: Json) => e.RESOURCENAME === '')).toBe(true);
+      expect(op.Details).toEqual(expect.arrayContaining([expect.objectContaining({ OPERATIONTYPE: 'User Added', NAME: 'audited-user', OPERATEDBY: 'admin' })]));
+    });
+
+    it('filters by DURATION and by FROMDATE/TODATE', async () => {
+      await s.dataSource.query(
+        `INSERT INTO audit (org_id, category, operation, outcome, actor_name, created_at) VALUES
+           (1, 'Resource', 'Old Event', 'Success', 'someone', date_trunc('day', now()) - interval '12 hours'),
+           (1, 'Resource', 'Older Event', 'Success', 'someone', date_trunc('day', now()) - interval '4 days'),
+           (1, 'Resource', 'Ancient Event', 'Success', 'someone', date_trunc('day', now()) - interval '30 days')`,
+      );
+      const ops = async (q: Json) => (await audit({ AUDITTYPE: 'Resource', LIMIT: '1000', ...q })).body.operation.Details?.map((e: Json) => e.OPERATIONTYPE) ?? [];
+      expect(await ops({ DURATION: 'YESTERDAY' })).toEqual(['Old Event']);
+      expect(await ops({ DURATION: 'LAST_7_DAYS' })).toEqual(expect.arrayContaining(['Old Event', 'Older Event', 'Password Retrieved']));
+      expect(await ops({ DURATION: 'LAST_7_DAYS' })).not.toContain('Ancient Event');
+      expect(await ops({ DURATION: 'TODAY' })).not.toContain('Old Event');
+      const d = new Date(Date.now() - 30 * 86_400_000);
+      const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+      expect(await ops({ FROMDATE: day, TODATE: day })).toEqual(['Ancient Event']);
+      const bad = await audit({ DURATION: 'LAST_YEAR' });
+      expect(bad.body.operation.result).toEqual({ status: 'Failed', message: 'DURATION must be one of: TODAY, YESTERDAY, LAST_7_DAYS' });
+      expect((await audit({ AUDITTYPE: 'Pki' })).body.operation.result.message).toBe('AUDITTYPE must be one of: Resource, User');
+      expect((await audit({ LIMIT: '0' })).body.operation.result.message).toBe('LIMIT must be at least 1');
+    });
+
+    it('is read by auditors, refused to Password Users, and scoped to the organisation', async () => {
+      const auditor = await createUserWithToken(s, 'the-auditor', 'Password Auditor');
+      expect((await audit({ AUDITTYPE: 'Resource' }, auditor.token)).body.operation.result.status).toBe('Success');
+      const user = await createUserWithToken(s, 'not-auditor', 'Password User');
+      expect((await audit({ AUDITTYPE: 'Resource' }, user.token)).body.operation.result).toEqual({
+        status: 'Failed',
+        message: 'Your role (Password User) does not allow this operation',
+      });
+      const acme = await createOrgWithAdmin(s, 'Audit Acme');
+      const theirs = (await audit({ AUDITTYPE: 'Resource' }, acme.token)).body.operation;
+      expect(theirs.totalRows).toBe(0);
+      const theirUsers = (await audit({ AUDITTYPE: 'User' }, acme.token)).body.operation;
+      expect(JSON.stringify(theirUsers)).not.toContain('audited-user');
+    });
+
+    it('audits failed authentication (unknown token, locked user) without the token', async () => {
+      const badToken = 'b'.repeat(64);
+      await request(s.vaultUrl).get('/restapi/json/v1/resources').set('AUTHTOKEN', badToken);
+      const locked = await createUserWithToken(s, 'locked-caller', 'Password User');
+      await admin.put('/user/lock').query({ USERNAME: 'locked-caller' });
+      await request(s.vaultUrl).get('/restapi/json/v1/resources').set('AUTHTOKEN', locked.token);
+      const rows = await s.dataSource.query(`SELECT org_id, target, description FROM audit WHERE operation = 'Authentication Failed' ORDER BY id`);
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ org_id: null, target: '' }),
+          expect.objectContaining({ org_id: 1, target: 'locked-caller', description: expect.stringContaining('locked') }),
+        ]),
+      );
+      expect(JSON.stringify(rows)).not.toContain(badToken);
+      expect(JSON.stringify(rows)).not.toContain(locked.token);
+      const entries = (await audit({ AUDITTYPE: 'User', LIMIT: '1000' })).body.operation.Details;
+      expect(entries).toEqual(expect.arrayContaining([expect.objectContaining({ OPERATIONTYPE: 'Authentication Failed', NAME: 'locked-caller' })]));
+    });
+  });
+
+  describe('hash chain', () => {
+    const sealer = () => s.vault.get(AuditSealer);
+    const verify = () => verifyAuditChain(s.dataSource, s.vault.get(Keyring));
+    const backup = async () => {
+      await s.dataSource.query('DROP TABLE IF EXISTS audit_backup');
+      await s.dataSource.query('CREATE TABLE audit_backup AS SELECT * FROM audit');
+    };
+    const restore = async () => {
+      await s.dataSource.query('DELETE FROM audit');
+      await s.dataSource.query('INSERT INTO audit SELECT * FROM audit_backup');
+    };
+
+    beforeAll(async () => {
+      await createResource(s.vaultUrl, s.adminToken, { RESOURCENAME: 'chain-res' });
+      // Burn an id: a rolled-back audit write leaves a gap that the chain must accept.
+      await s.dataSource
+        .transaction(async (m) => {
+          await new AuditWriter(s.dataSource).record({ category: 'User', operation: 'Rolled Back' }, m);
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      await createResource(s.vaultUrl, s.adminToken, { RESOURCENAME: 'chain-res-2' });
+      await sealer().sealNow();
+      await backup();
+    });
+    afterEach(restore);
+
+    it('seals every committed row in id order; the intact chain verifies', async () => {
+      const [{ unsealed }] = await s.dataSource.query('SELECT count(*)::int AS unsealed FROM audit WHERE chain_hash IS NULL');
+      expect(unsealed).toBe(0);
+      const report = await verify();
+      const [{ n }] = await s.dataSource.query('SELECT count(*)::int AS n FROM audit');
+      expect(report).toEqual({ ok: true, checked: n, headId: expect.any(String), unsealed: 0 });
+      const checkpoints = await s.dataSource.query('SELECT last_audit_id FROM audit_checkpoints');
+      expect(checkpoints.length).toBeGreaterThan(0);
+    });
+
+    it('reports the first altered row', async () => {
+      const [row] = await s.dataSource.query(`SELECT id FROM audit WHERE resource_name = 'chain-res' ORDER BY id LIMIT 1`);
+      await s.dataSource.query(`UPDATE audit SET actor_name = 'mallory' WHERE id = $1`, [row.id]);
+      expect((await verify()).problem).toEqual({ kind: 'altered', id: String(row.id), message: `row ${row.id} has been altered (its content does not match its seal)` });
+    });
+
+    it('reports a row inserted into a gap, sealed or not', async () => {
+      const [gap] = await s.dataSource.query(
+        `SELECT a.id + 1 AS id FROM audit a WHERE NOT EXISTS (SELECT 1 FROM audit b WHERE b.id = a.id + 1) AND a.id < (SELECT max(id) FROM audit) ORDER BY a.id LIMIT 1`,
+      );
+      await s.dataSource.query(`INSERT INTO audit (id, org_id, category, operation, outcome) VALUES ($1, 1, 'User', 'Forged', 'Success')`, [gap.id]);
+      expect((await verify()).problem).toMatchObject({ kind: 'inserted', id: String(gap.id) });
+      const [prev] = await s.dataSource.query('SELECT id, chain_hash FROM audit WHERE id < $1 ORDER BY id DESC LIMIT 1', [gap.id]);
+      await s.dataSource.query(`UPDATE audit SET chain_prev = $2, chain_hash = $3 WHERE id = $1`, [gap.id, prev.id, prev.chain_hash]);
+      expect((await verify()).problem).toEqual({ kind: 'inserted', id: String(gap.id), message: `row ${gap.id} was inserted (the chain skips it)` });
+    });
+
+    it('reports a removed row, in the middle and at the end', async () => {
+      const ids = (await s.dataSource.query('SELECT id FROM audit ORDER BY id')).map((r: Json) => String(r.id));
+      const middle = ids[Math.floor(ids.length / 2)];
+      await s.dataSource.query('DELETE FROM audit WHERE id = $1', [middle]);
+      expect((await verify()).problem).toMatchObject({ kind: 'removed', id: middle });
+      await restore();
+      await s.dataSource.query('DELETE FROM audit WHERE id = $1', [ids[ids.length - 1]]);
+      expect((await verify()).problem).toMatchObject({ kind: 'removed', id: ids[ids.length - 1] });
+    });
+
+    it('waits for a transaction still in flight so that a later id cannot be sealed before an earlier one', async () => {
+      const runner = s.dataSource.createQueryRunner();
+      await runner.startTransaction();
+      try {
+        const early = await new AuditWriter(s.dataSource).record({ category: 'User', operation: 'Slow Writer' }, runner.manager);
+        const late = await new AuditWriter(s.dataSource).record({ category: 'User', operation: 'Fast Writer' });
+        expect(BigInt(late)).toBeGreaterThan(BigInt(early));
+        await expect(sealer().sealNow(300)).rejects.toThrow('still in flight');
+        const [fast] = await s.dataSource.query('SELECT chain_hash FROM audit WHERE id = $1', [late]);
+        expect(fast.chain_hash).toBeNull();
+        await runner.commitTransaction();
+        await sealer().sealNow();
+        const rows = await s.dataSource.query('SELECT id::text, chain_prev::text FROM audit WHERE id IN ($1, $2) ORDER BY id', [early, late]);
+        expect(rows).toEqual([expect.objectContaining({ id: early }), { id: late, chain_prev: early }]);
+        expect((await verify()).ok).toBe(true);
+      } finally {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        await runner.release();
+      }
+      await backup();
+    });
+
+    it('verify-audit (admin CLI) prints OK, and fails naming the first tampered row', async () => {
+      const command = COMMANDS.find((c) => c.name === 'verify-audit')!;
+      const lines: string[] = [];
+      const log = jest.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
+      try {
+        await command.run(adminContext(s), { seal: true });
+        expect(lines.pop()).toMatch(/^OK: \d+ sealed rows intact up to audit id \d+; 0 newer rows not sealed yet\.$/);
+        const [row] = await s.dataSource.query('SELECT id FROM audit ORDER BY id LIMIT 1 OFFSET 3');
+        await s.dataSource.query(`UPDATE audit SET reason = 'edited' WHERE id = $1`, [row.id]);
+        await expect(command.run(adminContext(s), {})).rejects.toThrow(`Audit trail is not intact: row ${row.id} has been altered`);
+        expect(lines.pop()).toBe(`FAILED after 3 intact rows: altered row ${row.id}`);
+      } finally {
+        log.mockRestore();
+      }
+    });
+  });
+});
