@@ -2,6 +2,7 @@ import { Initial1795241742557 } from './1795241742557-Initial';
 import { AuditChainAndGroups1795242213434 } from './1795242213434-AuditChainAndGroups';
 import { PasswordWorkflow1795242200000 } from './1795242200000-PasswordWorkflow';
 import { UnmanagedCertImports1795242532810 } from './1795242532810-UnmanagedCertImports';
+import { CertificateAuthorityCrl1795242874224 } from './1795242874224-CertificateAuthorityCrl';
 
 // Every migration, in order. New migrations are appended here.
-export const MIGRATIONS: Function[] = [Initial1795241742557, PasswordWorkflow1795242200000, AuditChainAndGroups1795242213434, UnmanagedCertImports1795242532810];
+export const MIGRATIONS: Function[] = [Initial1795241742557, PasswordWorkflow1795242200000, AuditChainAndGroups1795242213434, UnmanagedCertImports1795242532810, CertificateAuthorityCrl1795242874224];

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { CoreModule, HealthController } from '@app/server';
 import { PkiAuditModule } from './audit/audit.module';
+import { CertificatesModule } from './certificates/certificates.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { KeyVaultModule } from './key-vault/key-vault.module';
 import { PgpModule } from './pgp/pgp.module';
@@ -16,6 +17,6 @@ import { SshResourcesModule } from './ssh-resources/ssh-resources.module';
 })
 export class PkiModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
-    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki'), SshKeysModule, SshResourcesModule, DiscoveryModule, VulnerabilitiesModule, KeyVaultModule, PgpModule, UnmanagedModule, PkiAuditModule] };
+    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki'), SshKeysModule, SshResourcesModule, DiscoveryModule, VulnerabilitiesModule, KeyVaultModule, PgpModule, UnmanagedModule, PkiAuditModule, CertificatesModule] };
   }
 }

@@ -3,6 +3,7 @@ import { AppConfig } from '@app/config';
 import { CoreModule, HealthController } from '@app/server';
 import { PasswordRequestsModule } from './password-requests/password-requests.module';
 import { VaultSshModule } from './pki-subset/ssh.module';
+import { VaultCertificatesModule } from './pki-subset/cert-subset.module';
 import { VaultDiscoveryModule } from './pki-subset/discovery.module';
 import { VaultAuditModule } from './audit/audit.module';
 import { ResourceGroupsModule } from './resource-groups/resource-groups.module';
@@ -14,7 +15,7 @@ export class VaultModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     return {
       module: VaultModule,
-      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule, PasswordRequestsModule, VaultSshModule, UsersModule, ResourceGroupsModule, VaultAuditModule, VaultDiscoveryModule],
+      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule, PasswordRequestsModule, VaultSshModule, UsersModule, ResourceGroupsModule, VaultAuditModule, VaultDiscoveryModule, VaultCertificatesModule],
     };
   }
 }

@@ -12,5 +12,11 @@ export class CertificateAuthority {
   @Column({ type: 'bytea', select: false }) privateKey!: Buffer;
   @Column({ type: 'text' }) keyAlgorithm!: string;
   @Column({ type: 'bigint', default: 0 }) crlNumber!: string;
+  /** NULL: a server-wide CA (made at first start); else the organisation that made it. */
+  @Column({ type: 'int', nullable: true }) orgId!: number | null;
+  /** Issuers above this CA, PEM, nearest first. */
+  @Column({ type: 'text', default: '' }) chainPem!: string;
+  @Column({ type: 'bytea', nullable: true, select: false }) crlDer!: Buffer | null;
+  @Column({ type: 'timestamptz', nullable: true }) crlNextUpdate!: Date | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt!: Date;
 }

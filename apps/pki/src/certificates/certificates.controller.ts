@@ -1,0 +1,79 @@
+import { Controller, Delete, Get, Post } from '@nestjs/common';
+import { Actor } from '@app/audit';
+import { CurrentActor, Permission } from '@app/auth';
+import { ApiLayout, Input, Operation, TextReply, UploadedPart } from '@app/http';
+import {
+  AddCertificateDto, CertificateExportService, CertificateListDto, CertificateRequestDto, CertificateSelectorDto,
+  CertificatesService, certReplies, detailsRecord, GetCertificateDto, RevocationService, RevokeCertificateDto,
+} from '../../../../libs/pki/src/cert-service';
+
+/** pki-api.md ops 18-24, 32, 36, 39, 43. */
+@ApiLayout('pki')
+@Controller('api/pki/restapi')
+export class CertificatesController {
+  constructor(
+    private readonly certs: CertificatesService,
+    private readonly exports: CertificateExportService,
+    private readonly revocations: RevocationService,
+  ) {}
+
+  @Get('getCertificate')
+  @Operation('GetCertificate', Permission.PkiRead)
+  download(@CurrentActor() actor: Actor, @Input(GetCertificateDto) dto: GetCertificateDto) {
+    return this.exports.download(actor, dto);
+  }
+
+  @Get('getAllSSLCertificates')
+  @Operation('GetAllSSLCertificates', Permission.PkiRead)
+  async list(@CurrentActor() actor: Actor, @Input(CertificateListDto) dto: CertificateListDto) {
+    return certReplies.list(await this.certs.list(actor, dto));
+  }
+
+  @Get('getAllSSLCertsExpiryDate')
+  @Operation('GetAllSSLCertificatesExpiryDate', Permission.PkiRead)
+  async expiry(@CurrentActor() actor: Actor) {
+    return certReplies.expiry(await this.certs.expiryList(actor));
+  }
+
+  @Get('getCertificateDetails')
+  @Operation('GetCertificateDetails', Permission.PkiRead)
+  async details(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
+    return certReplies.details([detailsRecord(await this.certs.view(actor, dto))]);
+  }
+
+  @Get('getCertificateKeyStore')
+  @Operation('GetCertificateKeyStore', Permission.PkiManage)
+  keyStore(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
+    return this.exports.keyStore(actor, dto);
+  }
+
+  @Get('getCertificatePassphrase')
+  @Operation('GetCertificatePassphrase', Permission.PkiManage)
+  async passphrase(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
+    return certReplies.passphrase(await this.exports.passphrase(actor, dto), true);
+  }
+
+  @Delete('deleteCertificate')
+  @Operation('DeleteCertificate', Permission.PkiManage)
+  async delete(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
+    return certReplies.deleted(await this.certs.delete(actor, dto));
+  }
+
+  @Post('createCertificate')
+  @Operation('CreateCertificate', Permission.PkiManage)
+  async create(@CurrentActor() actor: Actor, @Input(CertificateRequestDto) dto: CertificateRequestDto) {
+    return certReplies.created(await this.certs.createSelfSigned(actor, dto));
+  }
+
+  @Post('addCertificate')
+  @Operation('AddCertificate', Permission.PkiManage, { capitalResult: true })
+  async add(@CurrentActor() actor: Actor, @Input(AddCertificateDto) dto: AddCertificateDto, @UploadedPart('File') file?: Express.Multer.File) {
+    return certReplies.added(await this.certs.add(actor, dto, file?.buffer));
+  }
+
+  @Post('revokeENTCACertificate')
+  @Operation('RevokeENTCACertificate', Permission.PkiManage)
+  async revoke(@CurrentActor() actor: Actor, @Input(RevokeCertificateDto) dto: RevokeCertificateDto) {
+    return new TextReply(await this.revocations.revoke(actor, dto));
+  }
+}

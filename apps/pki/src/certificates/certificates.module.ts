@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { CertServiceModule } from '../../../../libs/pki/src/cert-service';
+import { CrlController } from '../crl/crl.controller';
+import { CsrsController } from '../csrs/csrs.controller';
+import { AuthoritiesController } from './authorities.controller';
+import { CertificatesController } from './certificates.controller';
+
+/** Certificates, CSRs, our CAs, deployment and the public CRLs (issue 7). */
+@Module({
+  imports: [CertServiceModule],
+  controllers: [CertificatesController, CsrsController, AuthoritiesController, CrlController],
+})
+export class CertificatesModule {}

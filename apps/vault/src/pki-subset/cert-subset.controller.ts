@@ -1,0 +1,79 @@
+import { Controller, Delete, Get, Post } from '@nestjs/common';
+import { Actor } from '@app/audit';
+import { CurrentActor, Permission } from '@app/auth';
+import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
+import {
+  AddCertificateDto, CertificateExportService, CertificateListDto, CertificateRequestDto, CertificateSelectorDto,
+  CertificatesService, certReplies, CsrService, endpointRecord, GetCertificateDto,
+} from '../../../../libs/pki/src/cert-service';
+
+/** The vault's certificate subset on prefix B (vault-api.md ops 31-37, 40, 41), same domain as the pki service. */
+@ApiLayout('vaultB')
+@Controller('api/pki/restapi')
+export class VaultCertificatesController {
+  constructor(
+    private readonly certs: CertificatesService,
+    private readonly exports: CertificateExportService,
+    private readonly csrs: CsrService,
+  ) {}
+
+  @Get('getCertificate')
+  @Operation('GetCertificate', Permission.PkiRead)
+  download(@CurrentActor() actor: Actor, @Input(GetCertificateDto) dto: GetCertificateDto) {
+    return this.exports.download(actor, dto);
+  }
+
+  @Get('getAllSSLCertificates')
+  @Operation('GetAllSSLCertificates', Permission.PkiRead, { detailsKey: 'SSLCertificates' })
+  async list(@CurrentActor() actor: Actor, @Input(CertificateListDto) dto: CertificateListDto) {
+    return certReplies.list(await this.certs.list(actor, dto));
+  }
+
+  @Get('getAllSSLCertsExpiryDate')
+  @Operation('GetAllSSLCertificatesExpiryDate', Permission.PkiRead, { detailsKey: 'SSLCertificates_Expiry_Date' })
+  async expiry(@CurrentActor() actor: Actor) {
+    return certReplies.expiry(await this.certs.expiryList(actor));
+  }
+
+  @Get('getCertificateDetails')
+  @Operation('GetCertificateDetails', Permission.PkiRead, { detailsKey: 'endpoint' })
+  async details(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
+    return certReplies.details(endpointRecord(await this.certs.view(actor, dto)));
+  }
+
+  @Get('getCertificateKeyStore')
+  @Operation('GetCertificateKeyStore', Permission.PkiManage)
+  keyStore(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
+    return this.exports.keyStore(actor, dto);
+  }
+
+  @Get('getCertificatePassphrase')
+  @Operation('GetCertificatePassphrase', Permission.PkiManage)
+  async passphrase(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
+    return certReplies.passphrase(await this.exports.passphrase(actor, dto), false);
+  }
+
+  @Post('addCertificate')
+  @Operation('AddCertificate', Permission.PkiManage, { capitalResult: true })
+  async add(@CurrentActor() actor: Actor, @Input(AddCertificateDto) dto: AddCertificateDto, @UploadedPart('File') file?: Express.Multer.File) {
+    return certReplies.added(await this.certs.add(actor, dto, file?.buffer));
+  }
+
+  @Delete('deleteCertificate')
+  @Operation('DeleteCertificate', Permission.PkiManage)
+  async delete(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
+    return certReplies.deleted(await this.certs.delete(actor, dto));
+  }
+
+  @Post('createCSR')
+  @Operation('CreateCertificate', Permission.PkiManage)
+  async createCsr(@CurrentActor() actor: Actor, @Input(CertificateRequestDto) dto: CertificateRequestDto) {
+    return certReplies.csrCreated(await this.csrs.create(actor, dto));
+  }
+
+  @Post('createCertificate')
+  @Operation('CreateCertificate', Permission.PkiManage)
+  async create(@CurrentActor() actor: Actor, @Input(CertificateRequestDto) dto: CertificateRequestDto) {
+    return certReplies.created(await this.certs.createSelfSigned(actor, dto));
+  }
+}

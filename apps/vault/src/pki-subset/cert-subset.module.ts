@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { CertServiceModule } from '../../../../libs/pki/src/cert-service';
+import { VaultCertificatesController } from './cert-subset.controller';
+
+@Module({ imports: [CertServiceModule], controllers: [VaultCertificatesController] })
+export class VaultCertificatesModule {}

@@ -1,0 +1,15 @@
+/** `yyyy-mm-dd hh:mm:ss.f` (server time zone), the date form of certificate details and lists. */
+export function certTime(value: Date | string): string {
+  const d = new Date(value);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${Math.floor(d.getMilliseconds() / 100)}`;
+}
+
+/** A file name from a common name: wildcards and path characters never reach the header. */
+export function fileNameFor(commonName: string, suffix: string): string {
+  const base = commonName.replace(/^\*\./, 'wildcard.').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '') || 'certificate';
+  return `${base}${suffix}`;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}

@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { AuthorityRepository } from './authority.repository';
+import { CaBootstrap } from './ca-bootstrap';
+import { CertificateAuthoritiesService } from './certificate-authorities.service';
+import { CertificateExportService } from './certificate-export.service';
+import { CertificateRepository } from './certificate.repository';
+import { CertificateSecrets } from './certificate-secrets';
+import { CertificatesService } from './certificates.service';
+import { CrlService } from './crl.service';
+import { CsrRepository } from './csr.repository';
+import { CsrService } from './csr.service';
+import { DeploymentRepository } from './deployment.repository';
+import { DeploymentService } from './deployment.service';
+import { RevocationService } from './revocation.service';
+import { SigningService } from './signing.service';
+
+const SERVICES = [
+  CertificateAuthoritiesService,
+  CertificatesService,
+  CertificateExportService,
+  CsrService,
+  SigningService,
+  RevocationService,
+  CrlService,
+  DeploymentService,
+];
+
+/** The certificate domain for both presentations (pki service and the vault's prefix B). */
+@Module({
+  providers: [...SERVICES, AuthorityRepository, CertificateRepository, CsrRepository, DeploymentRepository, CertificateSecrets, CaBootstrap],
+  exports: SERVICES,
+})
+export class CertServiceModule {}

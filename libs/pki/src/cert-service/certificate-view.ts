@@ -1,0 +1,92 @@
+import { certificateDetails, CertificateDetails, readCertificatePems, revocationReasonName } from '../certs';
+import { certTime } from './cert-format';
+import { CertificateRow, EndpointRow, ListEntryRow } from './certificate.repository';
+
+/** A certificate with where it was found and its parsed chain: what getCertificateDetails shows. */
+export interface CertificateView {
+  row: CertificateRow;
+  endpoints: EndpointRow[];
+  details: CertificateDetails;
+  chain: CertificateDetails[];
+}
+
+export function certificateView(row: CertificateRow, endpoints: EndpointRow[]): CertificateView {
+  const chain = row.chain_pem ? readCertificatePems(row.chain_pem).map((pem) => certificateDetails(pem)) : [];
+  return { row, endpoints, details: certificateDetails(row.certificate_pem), chain };
+}
+
+// Our own certificates were never seen on a host: the common name on the TLS port stands in.
+const DEFAULT_PORT = 443;
+
+/** vault prefix B `endpoint` (op 34). */
+export function endpointRecord(view: CertificateView): Record<string, unknown> {
+  const { row, details } = view;
+  const at = view.endpoints[0];
+  return {
+    hostName: at?.host ?? row.common_name,
+    port: at?.port ?? DEFAULT_PORT,
+    expiry_date: certTime(row.not_after),
+    from_date: certTime(row.not_before),
+    certSignAlg: row.signature_algorithm,
+    Sans: details.sans.join(', '),
+    serial: row.serial_number,
+    fingerPrint: row.fingerprint,
+    keyalg: row.key_algorithm,
+    PublicKeyLength: row.key_length,
+    PrivateKey: row.has_key,
+  };
+}
+
+/** pki certificate details record (pki-api.md §2). */
+export function detailsRecord(view: CertificateView): Record<string, unknown> {
+  const { row, details } = view;
+  const endpoint = endpointRecord(view);
+  return {
+    certtype: details.selfSigned ? 'Self-Signed' : 'CA-Signed',
+    certificateTemplate: row.template,
+    endpoint: { ...endpoint, port: String(endpoint.port), isCLOUDHOST: false },
+    isCertInstalledMulipleServers: view.endpoints.length > 1,
+    issuer: nameOf(details.issuer),
+    issuedto: nameOf(details.subject),
+    intermediate: { certificates: view.chain.map(chainEntry) },
+    ipaddress: view.endpoints[0]?.ip ?? '',
+    CertificateId: String(row.id),
+    revoked: row.revoked_at !== null,
+    revokeReason: row.revoke_reason === null ? '' : revocationReasonName(row.revoke_reason),
+  };
+}
+
+/** Certificate list entry (pki op 20, vault op 32). */
+export function listEntry(row: ListEntryRow): Record<string, unknown> {
+  return {
+    CertID: row.id,
+    'DNS Name/FQDN': row.host ?? row.common_name,
+    Port: row.port ?? DEFAULT_PORT,
+    'Common Name': row.common_name,
+    Issuer: issuerName(row.issuer),
+    FromDate: certTime(row.not_before),
+    ExpiryDate: certTime(row.not_after),
+    KeyStrength: String(row.key_length),
+    SignatureAlgorithm: row.signature_algorithm,
+    'Created By': row.created_by_name,
+    'Expiry Notification Email': row.notification_email,
+  };
+}
+
+export function expiryEntry(row: { common_name: string; not_after: Date }): Record<string, unknown> {
+  return { 'Common Name': row.common_name, ExpiryDate: certTime(row.not_after) };
+}
+
+function nameOf(name: { cname: string; org: string; orgunit: string }) {
+  return { cname: name.cname, org: name.org, orgunit: name.orgunit };
+}
+
+function chainEntry(d: CertificateDetails) {
+  return { ...nameOf(d.subject), serial: d.serialNumber, expiry_date: certTime(d.notAfter), fingerPrint: d.fingerprintSha256 };
+}
+
+/** The issuer's common name, else its whole DN. */
+function issuerName(dn: string): string {
+  const cn = /(?:^|,\s*)CN=((?:\\.|[^,])*)/.exec(dn);
+  return cn ? cn[1].replace(/\\(.)/g, '$1') : dn;
+}

@@ -1,0 +1,19 @@
+import { OneOf, OptionalBoolean, OptionalInteger, OptionalText, RequiredInteger } from '@app/http';
+
+export class ImportCsrDto {
+  @OptionalText(256) password?: string;
+  @OptionalText(254) Email?: string;
+}
+
+/** signCSR (pki op 31); MSCA is a synonym of ENTCA. */
+export class SignCsrDto {
+  @OneOf(['ENTCA', 'MSCA', 'signWithRoot']) signType?: string;
+  @RequiredInteger(1) CSR_ID!: number;
+  @OptionalText(255) serverName?: string;
+  @OptionalText(255) caName?: string;
+  @OptionalText(100) templateName?: string;
+  @OptionalText(255) rootCertificateCommonName?: string;
+  @OptionalText(100) rootCertificateSerialNumber?: string;
+  @OptionalInteger(1, 36_600) Validity?: number;
+  @OptionalBoolean() isIntermediate?: boolean;
+}
