@@ -115,8 +115,14 @@ describe('pki unmanaged certificates (ops 44, 45)', () => {
       .set('AUTHTOKEN', s.adminToken)
       .attach('File', Buffer.from(JSON.stringify([{ 'web/site.p12::1': 'p12-pass' }])), 'passwords.txt');
     expect(res.body.result).toEqual({ Status: 'Success', Message: '1 keystore file(s) imported successfully' });
-    const [cert] = await s.dataSource.query(`SELECT store_type FROM certificates WHERE common_name = 'p12.unmanaged.test'`);
+    const [cert] = await s.dataSource.query(`SELECT store_type, serial_number FROM certificates WHERE common_name = 'p12.unmanaged.test'`);
     expect(cert.store_type).toBe('PKCS12');
+    // Sealed the way the certificate service opens it.
+    const passphrase = await request(s.pkiUrl)
+      .get(`${API}/getCertificatePassphrase`)
+      .set('AUTHTOKEN', s.adminToken)
+      .query({ INPUT_DATA: inputData({ common_name: 'p12.unmanaged.test', serial_number: cert.serial_number }) });
+    expect(passphrase.body.details).toEqual({ Passphrase: 'p12-pass' });
     expect((await list()).body).toEqual({
       name: 'getUnmanagedCertList',
       result: { status: 'Success', message: 'No unmanaged keystore files found' },

@@ -4,14 +4,13 @@ import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { Keyring } from '@app/crypto';
 import { AppError, ErrorCode, InputDataSyntaxError, parseLenientJson } from '@app/http';
+// The inventory's own sealing contexts, so the certificate service opens what we import.
+import { CERT_KEY_CONTEXT, CERT_PASSWORD_CONTEXT } from '../cert-service/certificate-secrets';
 import { saveCertificate } from '../cert-store';
 import { CertificateError, isJks, KeyStoreContents, orderChain, readKeyStore } from '../certs';
 import { findKeystoreFiles, KeystoreFile } from './keystore-files';
 
 export const PASSWORD_PLACEHOLDER = 'Enter Password';
-// The certificate inventory's sealing contexts (one per column).
-export const CERTIFICATE_KEY_CONTEXT = 'certificates.private_key';
-export const CERTIFICATE_KEY_PASSWORD_CONTEXT = 'certificates.key_password';
 
 export interface ListedFile extends KeystoreFile {
   /** `<file>::<n>`, the name the caller fills a password in for. */
@@ -103,8 +102,8 @@ export class UnmanagedCertificatesService {
         ...base,
         certPem: leaf!,
         chainPems: chain,
-        sealedPrivateKey: this.keyring.seal(contents.privateKeyPem, CERTIFICATE_KEY_CONTEXT),
-        sealedKeyPassword: this.keyring.seal(password, CERTIFICATE_KEY_PASSWORD_CONTEXT),
+        sealedPrivateKey: this.keyring.seal(contents.privateKeyPem, CERT_KEY_CONTEXT),
+        sealedKeyPassword: this.keyring.seal(password, CERT_PASSWORD_CONTEXT),
       });
       fingerprints.push(saved.details.fingerprintSha256);
     } else {
