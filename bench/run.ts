@@ -3,6 +3,7 @@ import 'reflect-metadata';
 // `npm run bench [-- name ...]`: runs the named benchmarks (default: all) one after the other.
 const BENCHES: Record<string, () => Promise<unknown>> = {
   'password-read': async () => (await import('./password-read')).main(),
+  'audit-paging': async () => (await import('./audit-paging')).main(),
   'discovery': async () => (await import('./discovery')).main(),
 };
 
