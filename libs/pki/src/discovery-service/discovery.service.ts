@@ -116,6 +116,7 @@ export class DiscoveryService implements OnModuleDestroy {
     if (this.running.size >= MAX_RUNNING_DISCOVERIES) {
       throw new AppError(ErrorCode.Unavailable, `${MAX_RUNNING_DISCOVERIES} discoveries are already running; try again when one has finished`);
     }
+    await this.jobs.pruneFinished(DISCOVERY_JOB_KIND);
     const jobId = await this.jobs.create(actor.orgId, DISCOVERY_JOB_KIND, parsed.targets.length, actor.id);
     const progress = new JobProgress(this.jobs, jobId, parsed.targets.length);
     this.running.set(jobId, progress);

@@ -28,6 +28,11 @@ export class JobRepository {
     return row.id;
   }
 
+  /** Finished jobs are kept for a week so their results can still be fetched, then dropped. */
+  async pruneFinished(kind: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM jobs WHERE kind = $1 AND status <> 'running' AND updated_at < now() - interval '7 days'`, [kind]);
+  }
+
   /** Also the heartbeat: updated_at tells readers the worker is alive. */
   async progress(id: number, done: number, result: Record<string, unknown>): Promise<void> {
     await this.dataSource.query(`UPDATE jobs SET done = $2, result = $3, updated_at = now() WHERE id = $1 AND status = 'running'`, [
