@@ -43,7 +43,8 @@ async function forgeRow(iterations: number): Promise<Row> {
   });
 }
 
-export async function main(iterations = Number(process.argv[2] ?? 500)): Promise<Row[]> {
+// Under bench/run.ts argv[2] is the benchmark's name, not a count.
+export async function main(iterations = /^\d+$/.test(process.argv[2] ?? '') ? Number(process.argv[2]) : 500): Promise<Row[]> {
   const csr = await parseCsr(
     (await createCsr({ subject: { commonName: 'bench.example.com' }, altNames: 'www.bench.example.com,10.0.0.1', keyAlgorithm: 'RSA', keyLength: 2048 })).csrPem,
   );

@@ -5,6 +5,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   'password-read': async () => (await import('./password-read')).main(),
   'audit-paging': async () => (await import('./audit-paging')).main(),
   'discovery': async () => (await import('./discovery')).main(),
+  'cert-sign': async () => (await import('./cert-sign')).main(),
 };
 
 async function main(): Promise<void> {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createUserWithToken, startTestServices, TestServices } from '../support/app';
+import { CertificateAuthoritiesService } from '../../libs/pki/src/cert-service';
 import { client, Tools } from './cert-e2e-helpers';
 
 /** createCertificate, addCertificate, getCertificate in every fileType, details, lists, delete; checked with openssl and keytool. */
@@ -250,6 +251,18 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
       expect(res.body).toMatchObject({ name: 'GetAllSSLCertificatesExpiryDate', result: { status: 'Success' } });
       expect(res.body.details[0]).toEqual({ 'Common Name': 'web.example.test', ExpiryDate: expect.stringMatching(/^\d{4}-\d\d-\d\d /) });
     });
+  });
+
+  it('creates the root and issuing CAs exactly once when several instances start together', async () => {
+    await s.dataSource.query('DELETE FROM certificate_authorities WHERE parent_id IS NOT NULL');
+    await s.dataSource.query('DELETE FROM certificate_authorities');
+    const instances = [s.vault, s.pki, s.vault, s.pki].map((app) => app.get(CertificateAuthoritiesService));
+    await Promise.all(instances.map((cas) => cas.ensureDefaults()));
+    const rows = await s.dataSource.query('SELECT name, kind, org_id FROM certificate_authorities ORDER BY id');
+    expect(rows).toEqual([
+      { name: 'root-ca', kind: 'root', org_id: null },
+      { name: 'issuing-ca', kind: 'intermediate', org_id: null },
+    ]);
   });
 
   describe('permissions', () => {
