@@ -1,3 +1,4 @@
+import { AppError, ErrorCode } from '@app/http';
 import { RoleName } from '@app/persistence';
 
 /** Named permissions; routes declare one, roles grant a set (the one table). */
@@ -47,4 +48,14 @@ export function roleHas(role: string, permission: string): boolean {
 /** Permissions that administrators of the organisation hold; used e.g. to pick approvers. */
 export function isAdministrativeRole(role: string): boolean {
   return role === 'Administrator' || role === 'Privileged Administrator';
+}
+
+/**
+ * For operations whose need depends on the input (a public export is a read, a private
+ * key export is not): refuses with the same message as the guard.
+ */
+export function assertPermission(actor: { role: string }, permission: PermissionName): void {
+  if (!roleHas(actor.role, permission)) {
+    throw new AppError(ErrorCode.Forbidden, `Your role (${actor.role}) does not allow this operation`);
+  }
 }

@@ -41,7 +41,7 @@ export class SshKeysController {
   }
 
   @Get('getSSHKeyPassphrase')
-  @Operation('GetSSHKeyPassphrase', Permission.PkiRead)
+  @Operation('GetSSHKeyPassphrase', Permission.PkiManage)
   passphrase(@CurrentActor() actor: Actor, @Input(KeyNameDto) dto: KeyNameDto) {
     return this.ssh.passphrase(actor, dto.keyName);
   }

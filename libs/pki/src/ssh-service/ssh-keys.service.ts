@@ -9,6 +9,7 @@ import { mapSshErrors } from './ssh-errors';
 import type { CreateSshKeyDto } from './ssh-input';
 import { SshKeyPool } from './ssh-key-pool';
 import { SshKeyRepository, type SshKeyRow } from './ssh-key.repository';
+import { assertPermission, Permission } from '@app/auth';
 
 export const PRIVATE_KEY_CONTEXT = 'ssh_keys.private_key';
 export const PASSPHRASE_CONTEXT = 'ssh_keys.passphrase';
@@ -55,6 +56,8 @@ export class SshKeysService {
 
   /** The key file as stored (the private key keeps its passphrase), or the public line. */
   async exportKey(actor: Actor, name: string, type: 'public' | 'private' = 'private'): Promise<FileReply> {
+    // Reading keys is a read; taking a private key away is not (auditors hold pki.read).
+    if (type === 'private') assertPermission(actor, Permission.PkiManage);
     const key = await this.require(actor, name);
     let body: Buffer;
     if (type === 'public') {
@@ -76,6 +79,7 @@ export class SshKeysService {
   }
 
   async passphrase(actor: Actor, name: string): Promise<string> {
+    assertPermission(actor, Permission.PkiManage);
     const key = await this.require(actor, name);
     const sealed = (await this.keys.readSecrets(key.id)).passphrase;
     if (!sealed) throw AppError.notFound(`SSH key ${key.name} has no passphrase`);
