@@ -6,7 +6,12 @@ export function certTime(value: Date | string): string {
 
 /** A file name from a common name: wildcards and path characters never reach the header. */
 export function fileNameFor(commonName: string, suffix: string): string {
-  const base = commonName.replace(/^\*\./, 'wildcard.').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '') || 'certificate';
+  const base =
+    commonName
+      .replace(/^\*\./, 'wildcard.')
+      .replace(/[^A-Za-z0-9._-]+|\.{2,}/g, '_')
+      .replace(/_+/g, '_')
+      .replace(/^[._-]+|[._-]+$/g, '') || 'certificate';
   return `${base}${suffix}`;
 }
 
