@@ -1,3 +1,4 @@
+export * from './authenticator';
 export * from './current-actor.decorator';
 export * from './failed-auth-throttle';
 export * from './host-binding';

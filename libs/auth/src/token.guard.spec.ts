@@ -2,6 +2,7 @@ import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AuditWriter } from '@app/audit';
+import { Authenticator } from './authenticator';
 import { hashToken } from '@app/crypto';
 import { AppError, ErrorCode, Operation, Public } from '@app/http';
 import { Permission } from './permissions';
@@ -22,7 +23,7 @@ function setUp(row: Partial<typeof USER> | undefined) {
   const query = jest.fn().mockResolvedValue({ rows: row ? [{ ...USER, ...row }] : [] });
   const dataSource = { driver: { master: { query } } } as unknown as DataSource;
   const record = jest.fn().mockResolvedValue('1');
-  const guard = new TokenGuard(new Reflector(), dataSource, { record } as unknown as AuditWriter);
+  const guard = new TokenGuard(new Reflector(), new Authenticator(dataSource, { record } as unknown as AuditWriter));
   return { guard, query, record };
 }
 

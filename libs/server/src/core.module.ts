@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, Reflector } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@app/audit';
-import { TokenGuard } from '@app/auth';
+import { Authenticator, TokenGuard } from '@app/auth';
 import { AppConfig, ConfigModule } from '@app/config';
 import { CryptoModule } from '@app/crypto';
 import { EnvelopeExceptionFilter, EnvelopeInterceptor, Layout } from '@app/http';
@@ -14,6 +14,7 @@ export class CoreModule {
   static forRoot(config: AppConfig, databaseUrl: string, defaultLayout: Layout): DynamicModule {
     return {
       module: CoreModule,
+      global: true,
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.dbPoolSize)),
@@ -21,6 +22,7 @@ export class CoreModule {
         AuditModule,
       ],
       providers: [
+        Authenticator,
         { provide: APP_GUARD, useClass: TokenGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         {
@@ -29,6 +31,7 @@ export class CoreModule {
           useFactory: (reflector: Reflector) => new EnvelopeExceptionFilter(reflector, defaultLayout),
         },
       ],
+      exports: [Authenticator],
     };
   }
 }
