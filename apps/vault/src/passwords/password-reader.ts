@@ -40,7 +40,9 @@ interface Slots {
  * released unaudited and a refusal is audited too.
  */
 function readCtes(p: Slots): string {
-  return `target AS (
+  // MATERIALIZED: otherwise the planner inlines `target` and evaluates the access
+  // expression once per reference (three times); measured 15% more reads per second.
+  return `target AS MATERIALIZED (
   SELECT a.id, a.name, a.password, r.id AS rid, r.name AS rname, r.org_id, c.id AS uid, c.username,
          ${accessRefusalSql('a.id', 'r.id', 'c.id')} AS access_refusal,
          (c.role = 'Password User' AND helpdesk_retrieval_blocked(r.id)) AS helpdesk_blocked
