@@ -85,6 +85,17 @@ describe('pki getSSLVulnerabilityCount (op 42) over real probes', () => {
     expect(scans.heartbleed).toMatchObject({ heartbleed: true, sslv3: false, weakCiphers: [] });
   });
 
+  it('shows the scan of each endpoint in the certificate details', async () => {
+    const res = await request(s.pkiUrl)
+      .get(`${API}/getCertificateDetails`)
+      .set('AUTHTOKEN', s.adminToken)
+      .query({ INPUT_DATA: JSON.stringify({ operation: { Details: { common_name: 'tls13.e2e.test' } } }) });
+    const record = [res.body.details].flat()[0];
+    expect(record.vulnerabilities).toEqual([
+      expect.objectContaining({ port: String(peers.modern!.port), 'Weak Cipher Suites': [], 'No TLS1.2': false, Heartbleed: false, 'SSLv3 Enabled': false }),
+    ]);
+  });
+
   it('counts each vulnerability over the stored scans', async () => {
     expect((await counts()).details.SSLVulnerabilityCount).toEqual({
       // The TLS 1.0/1.1 server (NULL, anonymous) and the SSLv3 server (RC4, 3DES).

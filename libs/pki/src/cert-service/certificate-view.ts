@@ -53,6 +53,25 @@ export function detailsRecord(view: CertificateView): Record<string, unknown> {
     CertificateId: String(row.id),
     revoked: row.revoked_at !== null,
     revokeReason: row.revoke_reason === null ? '' : revocationReasonName(row.revoke_reason),
+    vulnerabilities: view.endpoints.filter((e) => e.scan).map(vulnerabilityEntry),
+  };
+}
+
+/** What the last scan found where the certificate was discovered, with the spec's names. */
+function vulnerabilityEntry(endpoint: EndpointRow): Record<string, unknown> {
+  const scan = endpoint.scan as Partial<Record<string, unknown>>;
+  return {
+    hostName: endpoint.host,
+    port: String(endpoint.port),
+    ipaddress: endpoint.ip,
+    'Weak Cipher Suites': scan.weakCiphers ?? [],
+    'Poodle SSL': scan.poodle === true,
+    'SSLv3 Enabled': scan.sslv3 === true,
+    'No TLS1.2': scan.noTls12 === true,
+    Heartbleed: scan.heartbleed === true,
+    Revoked: scan.revoked ?? null,
+    protocols: scan.protocols ?? {},
+    checkedAt: scan.checkedAt ?? null,
   };
 }
 

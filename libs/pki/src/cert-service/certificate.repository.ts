@@ -39,6 +39,8 @@ export interface EndpointRow {
   host: string;
   port: number;
   ip: string;
+  /** The last TLS vulnerability scan there (discovery), or null. */
+  scan: Record<string, unknown> | null;
 }
 
 export interface ListEntryRow extends CertificateRow {
@@ -97,7 +99,7 @@ export class CertificateRepository {
 
   endpointsOf(certificateId: number): Promise<EndpointRow[]> {
     return this.dataSource.query(
-      'SELECT host, port, ip FROM certificate_endpoints WHERE certificate_id = $1 ORDER BY last_seen_at DESC, id',
+      'SELECT host, port, ip, scan FROM certificate_endpoints WHERE certificate_id = $1 ORDER BY last_seen_at DESC, id',
       [certificateId],
     );
   }
