@@ -6,7 +6,7 @@ import {
   CertificateAuthoritiesService, certReplies, CreateCaDto, DeployCertificateDto, DeploymentService, DeploymentTargetDto,
 } from '../../../../libs/pki/src/cert-service';
 
-/** pki-api.md op 37 and the two documented extra operations (docs/certificates.md): createCA, saveDeploymentTarget. */
+/** pki-api.md op 37 and the two documented extra operations (the README): createCA, saveDeploymentTarget. */
 @ApiLayout('pki')
 @Controller('api/pki/restapi')
 export class AuthoritiesController {
