@@ -40,29 +40,9 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       (route.controller && this.reflector.get<Layout>(LAYOUT, route.controller)) ??
       this.defaultLayout;
 
-    let status = 200;
-    let name = meta?.name ?? '';
-    let message: string;
-    let details: unknown;
-    if (exception instanceof AppError) {
-      message = exception.message;
-      details = exception.details;
-      if (isAuthError(exception.code)) name = 'Authentication';
-    } else if (exception instanceof HttpException && exception.getStatus() === 404) {
-      status = 404;
-      message = `No such operation: ${req.method} ${req.path}`;
-    } else if (exception instanceof HttpException && exception.getStatus() < 500) {
-      message = exception.message;
-    } else {
-      status = 500;
-      const id = randomUUID();
-      message = `Internal server error (error id ${id})`;
-      this.logger.error(`${id} ${req.method} ${req.path}: ${describe(exception)}`);
-    }
+    const answer = errorAnswer(exception, { layout, meta }, req.method, req.path, this.logger);
     if (res.headersSent) return;
-    res.status(status).json(
-      buildEnvelope({ layout, name, status: 'Failed', reply: { message, details }, capitalResult: meta?.capitalResult }),
-    );
+    res.status(answer.status).json(answer.body);
   }
 
   private routeOf(host: ArgumentsHost, req: Request): RouteInfo {
@@ -72,6 +52,41 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (handler) return { handler, controller: ctx.getClass?.() };
     return (req as RouteAware).route_ ?? {};
   }
+}
+
+/**
+ * How an error is answered (also used by the lean hot path, which has no Nest context):
+ * application errors HTTP 200 Failed with their message; unknown routes 404; anything else
+ * 500 with an error id that is logged with the stack.
+ */
+export function errorAnswer(
+  exception: unknown,
+  route: { layout: Layout; meta?: OperationMeta },
+  method: string,
+  path: string,
+  logger: Logger,
+): { status: number; body: Record<string, unknown> } {
+  let status = 200;
+  let name = route.meta?.name ?? '';
+  let message: string;
+  let details: unknown;
+  if (exception instanceof AppError) {
+    message = exception.message;
+    details = exception.details;
+    if (isAuthError(exception.code)) name = 'Authentication';
+  } else if (exception instanceof HttpException && exception.getStatus() === 404) {
+    status = 404;
+    message = `No such operation: ${method} ${path}`;
+  } else if (exception instanceof HttpException && exception.getStatus() < 500) {
+    message = exception.message;
+  } else {
+    status = 500;
+    const id = randomUUID();
+    message = `Internal server error (error id ${id})`;
+    logger.error(`${id} ${method} ${path}: ${describe(exception)}`);
+  }
+  const body = buildEnvelope({ layout: route.layout, name, status: 'Failed', reply: { message, details }, capitalResult: route.meta?.capitalResult });
+  return { status, body };
 }
 
 function isAuthError(code: ErrorCode): boolean {

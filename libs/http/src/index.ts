@@ -11,3 +11,4 @@ export * from './reply';
 export * from './request-body.middleware';
 export * from './token';
 export * from './validators';
+export * from './lean-route';

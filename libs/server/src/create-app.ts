@@ -2,7 +2,7 @@ import { DynamicModule, INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '@app/config';
-import { noStoreMiddleware, normalizePathMiddleware, requestBodyMiddleware } from '@app/http';
+import { installLeanRoute, LeanRoute, noStoreMiddleware, normalizePathMiddleware, requestBodyMiddleware } from '@app/http';
 import { TlsMaterial } from './tls';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
@@ -26,5 +26,16 @@ export async function createApp(module: DynamicModule, config: AppConfig, tls?: 
   app.use(noStoreMiddleware);
   app.use(normalizePathMiddleware);
   app.use(requestBodyMiddleware(config.maxFileSize));
+  const lean = leanRouteOf(app);
+  if (lean) installLeanRoute(app.getHttpServer(), lean);
   return app;
+}
+
+/** The service's lean route, when one of its modules provides it (the vault's password read). */
+function leanRouteOf(app: INestApplication): LeanRoute | undefined {
+  try {
+    return app.get(LeanRoute, { strict: false });
+  } catch {
+    return undefined;
+  }
 }

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { LeanRoute } from '@app/http';
 import { AccountsController } from '../accounts/accounts.controller';
 import { AccountsService } from '../accounts/accounts.service';
 import { FilesController } from '../files/files.controller';
 import { FilesService } from '../files/files.service';
 import { PasswordChanger } from '../passwords/password-changer';
+import { PasswordReadLeanRoute } from '../passwords/password-read.lean-route';
 import { PasswordReader } from '../passwords/password-reader';
 import { PasswordsController } from '../passwords/passwords.controller';
 import { PoliciesController } from '../policies/policies.controller';
@@ -20,6 +22,7 @@ import { ResourcesService } from './resources.service';
 @Module({
   controllers: [ResourcesController, AccountsController, PasswordsController, PoliciesController, SharingController, FilesController],
   providers: [
+    { provide: LeanRoute, useClass: PasswordReadLeanRoute },
     ResourcesService,
     ResourceWriter,
     ResourceLookupService,
@@ -31,6 +34,6 @@ import { ResourcesService } from './resources.service';
     SharingService,
     FilesService,
   ],
-  exports: [ResourcesService, PasswordReader, PasswordChanger, PoliciesService, SettingsService],
+  exports: [LeanRoute, ResourcesService, PasswordReader, PasswordChanger, PoliciesService, SettingsService],
 })
 export class ResourcesModule {}

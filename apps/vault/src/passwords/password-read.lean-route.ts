@@ -1,0 +1,55 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { AuthedRequest } from '@app/auth';
+import { buildEnvelope, errorAnswer, hasNoBody, LeanRoute, leanRequest, OPERATION, OperationMeta, parseInput, readField, sendJson } from '@app/http';
+import { parseId } from '../common/ids';
+import { RetrievePasswordDto } from './password.dto';
+import { PasswordReader } from './password-reader';
+import { PasswordsController } from './passwords.controller';
+
+const PATH = /^\/restapi\/json\/v1\/resources\/([^/]+)\/accounts\/([^/]+)\/password$/;
+
+/**
+ * GET .../password, the benchmarked hot path, in its plain form (exact path, no body):
+ * the same reader (which authenticates the caller in its one statement), input DTO,
+ * envelope and error mapping as PasswordsController.retrieve, without Express and Nest's
+ * per-request machinery. Every other form of the call is left to the controller.
+ */
+@Injectable()
+export class PasswordReadLeanRoute extends LeanRoute {
+  private readonly logger = new Logger('Errors');
+  private readonly meta: OperationMeta;
+
+  constructor(
+    private readonly reader: PasswordReader,
+    reflector: Reflector,
+  ) {
+    super();
+    this.meta = reflector.get<OperationMeta>(OPERATION, PasswordsController.prototype.retrieve);
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'GET' || !hasNoBody(req)) return false;
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const match = PATH.exec(path);
+    if (!match) return false;
+    void this.serve(leanRequest(req, path, q === -1 ? '' : url.slice(q + 1)) as AuthedRequest, res, match);
+    return true;
+  }
+
+  private async serve(req: AuthedRequest, res: ServerResponse, match: RegExpExecArray): Promise<void> {
+    try {
+      const dto = parseInput(RetrievePasswordDto, (name) => readField(req, name));
+      const rid = parseId(decodeURIComponent(match[1]), 'resource id');
+      const aid = parseId(decodeURIComponent(match[2]), 'account id');
+      const reply = await this.reader.readAsCaller(req, rid, aid, dto.REASON, dto.TICKETID);
+      sendJson(res, 200, buildEnvelope({ layout: 'vaultA', name: this.meta.name, status: 'Success', reply }));
+    } catch (error) {
+      const answer = errorAnswer(error, { layout: 'vaultA', meta: this.meta }, 'GET', req.path, this.logger);
+      sendJson(res, answer.status, answer.body);
+    }
+  }
+}
