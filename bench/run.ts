@@ -6,6 +6,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   'audit-paging': async () => (await import('./audit-paging')).main(),
   'discovery': async () => (await import('./discovery')).main(),
   'cert-sign': async () => (await import('./cert-sign')).main(),
+  keygen: async () => (await import('./keygen')).main(),
 };
 
 async function main(): Promise<void> {
