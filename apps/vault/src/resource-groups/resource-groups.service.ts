@@ -6,6 +6,7 @@ import { parseId } from '../common/ids';
 import { resourceVisibleSql, visibilityParams } from '../common/visibility';
 import { GroupInput } from './group-criteria';
 import { ShareGroupDto } from './resource-group.dto';
+import { resourceListEntry } from '../resources/resources.service';
 
 interface GroupRow {
   id: number;
@@ -81,13 +82,7 @@ export class ResourceGroupsService {
     );
     return listReply(
       'Resources of the resource group fetched successfully',
-      rows.map((r) => ({
-        'RESOURCE ID': String(r.id),
-        'RESOURCE NAME': r.name,
-        'RESOURCE TYPE': r.type,
-        'RESOURCE DESCRIPTION': r.description,
-        NOOFACCOUNTS: String(r.n),
-      })),
+      rows.map(resourceListEntry),
     );
   }
 

@@ -52,13 +52,7 @@ export class ResourcesService {
     );
     return listReply(
       'Resources fetched successfully',
-      rows.map((r) => ({
-        'RESOURCE ID': String(r.id),
-        'RESOURCE NAME': r.name,
-        'RESOURCE TYPE': r.type,
-        'RESOURCE DESCRIPTION': r.description,
-        NOOFACCOUNTS: String(r.n),
-      })),
+      rows.map(resourceListEntry),
     );
   }
 
@@ -109,5 +103,16 @@ export function resourceDetails(resource: ResourceRow): Record<string, string> {
     'RESOURCE URL': resource.url,
     DEPARTMENT: resource.department,
     LOCATION: resource.location,
+  };
+}
+
+/** A `GET RESOURCES` entry (COMPAT.md §5), from a row with id, name, type, description and n (accounts). */
+export function resourceListEntry(r: Record<string, unknown>): Record<string, unknown> {
+  return {
+    'RESOURCE ID': String(r.id),
+    'RESOURCE NAME': r.name,
+    'RESOURCE TYPE': r.type,
+    'RESOURCE DESCRIPTION': r.description,
+    NOOFACCOUNTS: String(r.n),
   };
 }
