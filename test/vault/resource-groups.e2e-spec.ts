@@ -96,6 +96,29 @@ describe('resource groups (op 50) and group sharing', () => {
     expect(names(await viewerClient.get('/resources'))).toEqual([]);
   });
 
+  it('honours NoHelpDeskRetrieval: a Password User sees the resource but cannot read its password', async () => {
+    const gid = await createGroup({
+      critgroup: 'no-helpdesk', NoHelpDeskRetrieval: 'true', NoOfCriteria: '1',
+      condition_1: 'RESOURCENAME', operator_1: 'STARTS WITH', valuefield_1: 'vault-core-',
+    });
+    const core = await createResource(s.vaultUrl, s.adminToken, { RESOURCENAME: 'vault-core-1' });
+    await share(gid, { ACCESSTYPE: 'view', USERID: String(viewer.id) });
+    expect(names(await viewerClient.get('/resources'))).toContain('vault-core-1');
+    const path = `/resources/${core.resourceId}/accounts/${core.accountId}/password`;
+    const refused = await viewerClient.get(path);
+    expect(refused.body.operation.result).toEqual({
+      status: 'Failed',
+      message: 'Password retrieval by help desk users is disabled for this resource',
+    });
+    expect(JSON.stringify(refused.body)).not.toContain(core.password);
+    const [audit] = await s.dataSource.query(
+      `SELECT operation, outcome FROM audit WHERE account_id = $1 AND actor_id = $2`, [core.accountId, viewer.id]);
+    expect(audit).toEqual({ operation: 'Password Retrieval Denied', outcome: 'Failed' });
+    // Administrators are not help desk users.
+    expect((await admin.get(path)).body.operation.Details.PASSWORD).toBe(core.password);
+    await share(gid, { ACCESSTYPE: 'revoke', USERID: String(viewer.id) });
+  });
+
   it('shares a static group to a user group; membership and sharing apply to its members', async () => {
     const res = await admin.post('/resourcegroup', { critgroup: 'static-one', GROUPTYPE: 'static' });
     const gid = Number(res.body.operation.Details.RESOURCEGROUPID);
