@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { ParsedRequest } from './request-body.middleware';
@@ -12,13 +13,25 @@ export abstract class LeanRoute {
   abstract handle(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
-export function installLeanRoute(server: Server, route: LeanRoute): void {
-  const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
-  server.removeAllListeners('request');
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (route.handle(req, res)) return;
-    for (const listener of listeners) listener.call(server, req, res);
-  });
+/** The lean routes of one service; a lean route registers itself when it is created. */
+@Injectable()
+export class LeanRoutes {
+  private readonly routes: LeanRoute[] = [];
+
+  register(route: LeanRoute): void {
+    this.routes.push(route);
+  }
+
+  /** Puts the routes in front of Express on the service's HTTP server (when there are any). */
+  install(server: Server): void {
+    if (this.routes.length === 0) return;
+    const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+    server.removeAllListeners('request');
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (this.routes.some((route) => route.handle(req, res))) return;
+      for (const listener of listeners) listener.call(server, req, res);
+    });
+  }
 }
 
 /** A JSON answer with the headers every response of ours carries (no caching, no ETag). */

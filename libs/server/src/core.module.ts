@@ -5,7 +5,7 @@ import { AuditModule } from '@app/audit';
 import { Authenticator, TokenGuard } from '@app/auth';
 import { AppConfig, ConfigModule } from '@app/config';
 import { CryptoModule } from '@app/crypto';
-import { EnvelopeExceptionFilter, EnvelopeInterceptor, Layout } from '@app/http';
+import { EnvelopeExceptionFilter, EnvelopeInterceptor, Layout, LeanRoutes } from '@app/http';
 import { dataSourceOptions } from '@app/persistence';
 
 /** What every service shares: config, database, keyring, audit, the guard and the envelope. */
@@ -23,6 +23,7 @@ export class CoreModule {
       ],
       providers: [
         Authenticator,
+        LeanRoutes,
         { provide: APP_GUARD, useClass: TokenGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         {
@@ -31,7 +32,7 @@ export class CoreModule {
           useFactory: (reflector: Reflector) => new EnvelopeExceptionFilter(reflector, defaultLayout),
         },
       ],
-      exports: [Authenticator],
+      exports: [Authenticator, LeanRoutes],
     };
   }
 }

@@ -2,7 +2,7 @@ import { DynamicModule, INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '@app/config';
-import { installLeanRoute, LeanRoute, noStoreMiddleware, normalizePathMiddleware, requestBodyMiddleware } from '@app/http';
+import { LeanRoutes, noStoreMiddleware, normalizePathMiddleware, requestBodyMiddleware } from '@app/http';
 import { TlsMaterial } from './tls';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
@@ -26,16 +26,7 @@ export async function createApp(module: DynamicModule, config: AppConfig, tls?: 
   app.use(noStoreMiddleware);
   app.use(normalizePathMiddleware);
   app.use(requestBodyMiddleware(config.maxFileSize));
-  const lean = leanRouteOf(app);
-  if (lean) installLeanRoute(app.getHttpServer(), lean);
+  app.get(LeanRoutes).install(app.getHttpServer());
   return app;
 }
 
-/** The service's lean route, when one of its modules provides it (the vault's password read). */
-function leanRouteOf(app: INestApplication): LeanRoute | undefined {
-  try {
-    return app.get(LeanRoute, { strict: false });
-  } catch {
-    return undefined;
-  }
-}

@@ -5,7 +5,7 @@ import { runMigrations } from '@app/persistence';
 import { ensureFirstAdmin } from './bootstrap-admin';
 import { createApp } from './create-app';
 import { prepareDatabase } from './database';
-import { serverTls } from './tls';
+import { presentCaIssuedCertificate, serverTls } from './tls';
 
 export interface ServiceDefinition {
   name: 'vault' | 'pki';
@@ -34,7 +34,9 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
   for (const service of services) {
     apps.push(await createApp(service.module(config, database.url), config, tls));
   }
+  for (const app of apps) await app.init();
   const token = await ensureFirstAdmin(apps[0].get(DataSource), config.dataDir);
+  if (tls) await presentCaIssuedCertificate(apps, config);
   const scheme = tls ? 'https' : 'http';
   for (const [i, service] of services.entries()) {
     await apps[i].listen(service.port(config), config.bindAddress);

@@ -4,7 +4,10 @@ import { webcrypto, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { INestApplication } from '@nestjs/common';
+import { Server as HttpsServer } from 'node:https';
 import { AppConfig } from '@app/config';
+import { CertificateAuthoritiesService } from '@app/pki/cert-service';
 
 export interface TlsMaterial {
   cert: string;
@@ -31,6 +34,47 @@ export async function serverTls(config: AppConfig): Promise<TlsMaterial | undefi
   writeFileSync(keyFile, made.key, { mode: 0o600 });
   writeFileSync(certFile, made.cert, { mode: 0o644 });
   return made;
+}
+
+/**
+ * TLS_MODE=self-signed: once the services have booted (and with them our CAs), they present a
+ * certificate issued by our own issuing CA (COMPAT §1), kept in DATA_DIR/tls. The bootstrap
+ * self-signed certificate only bridges the very first start, before the CAs exist.
+ */
+export async function presentCaIssuedCertificate(apps: INestApplication[], config: AppConfig): Promise<void> {
+  if (config.tlsMode !== 'self-signed') return;
+  const authorities = serviceOf(apps, CertificateAuthoritiesService);
+  if (!authorities) return;
+  const dir = join(config.dataDir, 'tls');
+  const certFile = join(dir, 'server.crt');
+  const keyFile = join(dir, 'server.key');
+  const issuing = new X509Certificate(await authorities.issuingCaCertificatePem());
+  let material = existsSync(certFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
+  if (!material || !isCurrentAndIssuedBy(material.cert, issuing)) {
+    const issued = await authorities.issueServerCertificate([hostname(), 'localhost', '127.0.0.1', '::1']);
+    // The chain goes with the leaf, so clients that trust our root can verify it.
+    material = { cert: [issued.certPem, ...issued.chainPems].map((p) => p.trim() + '\n').join(''), key: issued.keyPem };
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(keyFile, material.key, { mode: 0o600 });
+    writeFileSync(certFile, material.cert, { mode: 0o644 });
+  }
+  for (const app of apps) (app.getHttpServer() as HttpsServer).setSecureContext({ cert: material.cert, key: material.key });
+}
+
+function isCurrentAndIssuedBy(certPem: string, issuer: X509Certificate): boolean {
+  const cert = new X509Certificate(certPem);
+  return cert.checkIssued(issuer) && cert.verify(issuer.publicKey) && new Date(cert.validTo) > new Date(Date.now() + 30 * 86_400_000);
+}
+
+function serviceOf<T>(apps: INestApplication[], type: new (...args: never[]) => T): T | undefined {
+  for (const app of apps) {
+    try {
+      return app.get(type, { strict: false });
+    } catch {
+      // not in this service
+    }
+  }
+  return undefined;
 }
 
 async function makeServerCertificate(): Promise<TlsMaterial> {

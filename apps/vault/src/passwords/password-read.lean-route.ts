@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { AuthedRequest } from '@app/auth';
-import { buildEnvelope, errorAnswer, hasNoBody, LeanRoute, leanRequest, OPERATION, OperationMeta, parseInput, readField, sendJson } from '@app/http';
+import { buildEnvelope, errorAnswer, hasNoBody, LeanRoute, LeanRoutes, leanRequest, OPERATION, OperationMeta, parseInput, readField, sendJson } from '@app/http';
 import { parseId } from '../common/ids';
 import { RetrievePasswordDto } from './password.dto';
 import { PasswordReader } from './password-reader';
@@ -24,9 +24,11 @@ export class PasswordReadLeanRoute extends LeanRoute {
   constructor(
     private readonly reader: PasswordReader,
     reflector: Reflector,
+    routes: LeanRoutes,
   ) {
     super();
     this.meta = reflector.get<OperationMeta>(OPERATION, PasswordsController.prototype.retrieve);
+    routes.register(this);
   }
 
   handle(req: IncomingMessage, res: ServerResponse): boolean {

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { LeanRoute } from '@app/http';
 import { AccountsController } from '../accounts/accounts.controller';
 import { AccountsService } from '../accounts/accounts.service';
 import { FilesController } from '../files/files.controller';
@@ -22,7 +21,7 @@ import { ResourcesService } from './resources.service';
 @Module({
   controllers: [ResourcesController, AccountsController, PasswordsController, PoliciesController, SharingController, FilesController],
   providers: [
-    { provide: LeanRoute, useClass: PasswordReadLeanRoute },
+    PasswordReadLeanRoute,
     ResourcesService,
     ResourceWriter,
     ResourceLookupService,
@@ -34,6 +33,6 @@ import { ResourcesService } from './resources.service';
     SharingService,
     FilesService,
   ],
-  exports: [LeanRoute, ResourcesService, PasswordReader, PasswordChanger, PoliciesService, SettingsService],
+  exports: [ResourcesService, PasswordReader, PasswordChanger, PoliciesService, SettingsService],
 })
 export class ResourcesModule {}

@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { createPublicKey } from 'node:crypto';
+import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
@@ -6,14 +8,17 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import { Keyring } from '@app/crypto';
 import { AppError } from '@app/http';
 import {
+  buildNameDer,
   CaRequest,
   CertificateAuthority,
   certificateDetails,
   createIntermediateCa,
   createRootCa,
   CreatedCa,
+  generateKeyPair,
   joinPems,
   readCertificatePems,
+  SanEntry,
   subjectFromRequest,
 } from '../certs';
 import { AuthorityRepository, AuthorityRow } from './authority.repository';
@@ -122,6 +127,34 @@ export class CertificateAuthoritiesService {
       });
     const commonName = certificateDetails(made.certPem).subject.cname;
     return { id, name, commonName, serialNumber: made.serialNumber, certificatePem: made.certPem, crlUrl: this.crlUrl(name) };
+  }
+
+  /**
+   * The services' own HTTPS certificate (COMPAT §1: made by our internal CA at first start):
+   * a new P-256 key and a WebServer certificate from the default issuing CA for `names`.
+   */
+  async issueServerCertificate(names: string[]): Promise<{ certPem: string; keyPem: string; chainPems: string[] }> {
+    const ca = await this.load(await this.defaultIssuingCa());
+    const keys = await generateKeyPair({ algorithm: 'EC', length: 256 });
+    const spkiDer = createPublicKey(keys.publicKeyPem).export({ type: 'spki', format: 'der' });
+    const sans: SanEntry[] = names.map((value) => ({ type: isIP(value) ? 'ip' : 'dns', value }));
+    const issued = await ca.issue(
+      { subjectDer: buildNameDer({ commonName: names[0], org: 'Credential Vault' }), spkiDer, sans },
+      { validityDays: 397, template: 'WebServer' },
+    );
+    return { certPem: issued.certPem, keyPem: keys.privateKeyPem, chainPems: issued.chainPems };
+  }
+
+  /** The certificate of the default issuing CA (shared by every organisation). */
+  async issuingCaCertificatePem(): Promise<string> {
+    return (await this.defaultIssuingCa()).certificate_pem;
+  }
+
+  private async defaultIssuingCa(): Promise<AuthorityRow> {
+    // Organisation 0 does not exist: only the shared default CAs match.
+    const row = await this.authorities.findVisibleByName(0, ISSUING_CA_NAME);
+    if (!row) throw new Error('The issuing CA has not been created yet');
+    return row;
   }
 
   /** ENTCA/MSCA: the CA named by caName (its name or common name); the issuing CA by default. */
