@@ -197,6 +197,12 @@ describe('vault password access workflow (ops 10-15)', () => {
     expect((await w.request(alice, r.accountId, { REASON: 'incident 42' })).result.status).toBe('Success');
     expect((await w.checkout(alice, r.accountId)).result).toEqual({ status: 'Failed', message: 'REASON is required to check out this password' });
     expect((await w.checkout(alice, r.accountId, { REASON: 'incident 42' })).Details).toEqual({ STATUS: CHECKED_OUT });
+    // The account views tell clients that a reason is needed, and that the password is in use.
+    const list = await call(s.vaultUrl, 'get', `/restapi/json/v1/resources/${r.resourceId}/accounts`, owner.token);
+    expect(list.Details.PASSWORDREQUEST_REASON_MANDATORY).toBe('true');
+    expect(list.Details['ACCOUNT LIST'][0]).toMatchObject({ ISREASONREQUIRED: 'true', 'PASSWORD STATUS': '[ In use ]' });
+    const details = await call(s.vaultUrl, 'get', `/restapi/json/v1/resources/${r.resourceId}/accounts/${r.accountId}`, owner.token);
+    expect(details.Details).toMatchObject({ PASSWORDREQUEST_REASON_MANDATORY: 'true', 'PASSWORD STATUS': '[ In use ]' });
   });
 
   it('with two approvers needed, needs two distinct approvers (a named user among them)', async () => {

@@ -12,6 +12,7 @@ import { PASSWORD_CONTEXT } from '../resources/resources.service';
 import { SettingsService } from '../settings/settings.service';
 import { AddAccountsDto, EditAccountDto } from './account.dto';
 import { parseAccountList } from './account-list-input';
+import { effectiveAccessControl, inUseSql } from '../password-requests/access-sql';
 
 // Exact texts clients match (two spaces in the duplicate message).
 const ADDED = 'Account added successfully';
@@ -30,8 +31,9 @@ export class AccountsService {
   async details(actor: Actor, resourceId: number, accountId: number): Promise<Reply> {
     const [account] = await this.dataSource.query(
       `SELECT a.id, a.notes, a.password_policy, a.password, a.password_changed_at, a.updated_at,
-         (SELECT max(created_at) FROM audit WHERE account_id = a.id AND operation = 'Password Retrieved') AS last_accessed
-       FROM accounts a JOIN resources r ON r.id = a.resource_id
+         (SELECT max(created_at) FROM audit WHERE account_id = a.id AND operation = 'Password Retrieved') AS last_accessed,
+         ${inUseSql('a')} AS in_use, coalesce(ac.reason_required, false) AS request_reason
+       FROM accounts a JOIN resources r ON r.id = a.resource_id LEFT JOIN ${effectiveAccessControl('a')} ON true
        WHERE a.id = $5 AND r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}`,
       [...visibilityParams(actor), resourceId, accountId],
     );
@@ -45,14 +47,14 @@ export class AccountsService {
     return reply('Account details fetched successfully', {
       DESCRIPTION: orNA(account.notes),
       PASSWDID: String(account.id),
-      'PASSWORD STATUS': '****',
+      'PASSWORD STATUS': account.in_use ? '[ In use ]' : '****',
       'PASSWORD POLICY': account.password_policy,
       'EXPIRY STATUS': expired ? 'Expired' : 'Valid',
       'COMPLIANT STATUS': problems.length ? 'Non-Compliant' : 'Compliant',
       'COMPLIANT REASON': problems.length ? problems.join(', ') : '-',
       'LAST ACCESSED TIME': displayTime(account.last_accessed),
       'LAST MODIFIED TIME': displayTime(account.password_changed_at),
-      PASSWORDREQUEST_REASON_MANDATORY: bool(settings.reasonRequired),
+      PASSWORDREQUEST_REASON_MANDATORY: bool(settings.reasonRequired || account.request_reason),
       'CUSTOM FIELD': await customFieldsOf(this.dataSource.manager, resourceId, accountId),
     });
   }

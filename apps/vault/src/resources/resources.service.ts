@@ -5,7 +5,7 @@ import { AppError, listReply, reply, Reply } from '@app/http';
 import { findResource, ResourceRow } from '../common/access';
 import { bool } from '../common/format';
 import { resourceVisibleSql, visibilityParams } from '../common/visibility';
-import { inUseSql } from '../password-requests/access-sql';
+import { effectiveAccessControl, inUseSql } from '../password-requests/access-sql';
 import { SettingsService } from '../settings/settings.service';
 import { customFieldsOf } from './custom-fields';
 import { ResourceSearchDto } from './resource.dto';
@@ -59,7 +59,9 @@ export class ResourcesService {
   async accountList(actor: Actor, resourceId: number): Promise<Reply> {
     const resource = await this.findVisible(actor, resourceId);
     const accounts: Record<string, unknown>[] = await this.dataSource.query(
-      `SELECT a.id, a.name, a.notes, a.password_policy, a.is_favourite, ${inUseSql('a')} AS in_use FROM accounts a JOIN resources r ON r.id = a.resource_id
+      `SELECT a.id, a.name, a.notes, a.password_policy, a.is_favourite, ${inUseSql('a')} AS in_use,
+         coalesce(ac.reason_required, false) AS request_reason
+       FROM accounts a JOIN resources r ON r.id = a.resource_id LEFT JOIN ${effectiveAccessControl('a')} ON true
        WHERE r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })} ORDER BY a.name, a.id`,
       [...visibilityParams(actor), resourceId],
     );
@@ -68,7 +70,8 @@ export class ResourcesService {
       ...resourceDetails(resource),
       'RESOURCE OWNER': resource.owner_name,
       'RESOURCE PASSWORD POLICY': resource.password_policy,
-      PASSWORDREQUEST_REASON_MANDATORY: bool(settings.reasonRequired),
+      // A reason is needed when the organisation says so, or an account's access control does.
+      PASSWORDREQUEST_REASON_MANDATORY: bool(settings.reasonRequired || accounts.some((a) => a.request_reason)),
       'CUSTOM FIELD': await customFieldsOf(this.dataSource.manager, resourceId, null),
       'ACCOUNT LIST': accounts.map((a) => ({
         'ACCOUNT ID': String(a.id),
@@ -78,7 +81,7 @@ export class ResourcesService {
         'ACCOUNT PASSWORD POLICY': a.password_policy,
         ACCOUNT_DESCRIPTION: a.notes,
         ISFAVPASS: bool(a.is_favourite as boolean),
-        ISREASONREQUIRED: bool(settings.reasonRequired),
+        ISREASONREQUIRED: bool(settings.reasonRequired || (a.request_reason as boolean)),
         IS_TICKETID_REQD: bool(settings.ticketingEnabled),
         IS_TICKETID_REQD_MANDATORY: bool(settings.ticketingEnabled),
         IS_TICKETID_REQD_ACW: bool(settings.ticketingEnabled),
