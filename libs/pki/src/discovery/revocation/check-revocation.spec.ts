@@ -1,6 +1,8 @@
+import { issueOcspCertificate, startOcspResponder } from '../../../../../test/support/ocsp-responder';
 import {
   createCa,
   createCrl,
+  freePort,
   issueCertificate,
   KeyedCertificate,
   Peer,
@@ -68,6 +70,75 @@ describe('checkRevocation (CRL distribution points)', () => {
   });
 
   it('marks the endpoint revoked when its presented leaf is on the CRL', async () => {
+    const server = await startNodeTlsServer({ keyPem: revoked.keyPem, chainPem: [revoked.certPem, ca.certPem] });
+    peers.push(server);
+    const record = await scanEndpoint({ host: server.host, port: server.port, timeoutMs: 3000 });
+    expect(record.revoked).toBe(true);
+    expect(record.errors).toBeUndefined();
+  });
+});
+
+describe('checkRevocation (CRL and OCSP together)', () => {
+  const peers: Peer[] = [];
+  let ca: KeyedCertificate;
+  let crlUrl: (path: string) => string;
+  let ocspUrl: string;
+  const routes: Record<string, Buffer> = {};
+  const leaf = (serialNumber: string, crl: string, ocsp = ocspUrl) =>
+    issueOcspCertificate(ca, { subject: `CN=${serialNumber}.both.test`, serialNumber, crlUrl: crlUrl(crl), ocspUrl: ocsp });
+
+  beforeAll(async () => {
+    ca = await createCa('CN=Combined Revocation CA');
+    const crlServer = await startHttpServer('127.0.0.1', routes);
+    peers.push(crlServer);
+    crlUrl = (path) => `http://127.0.0.1:${crlServer.port}${path}`;
+    // The CRL and the responder disagree on purpose: each says revoked for one serial.
+    routes['/ca.crl'] = await createCrl(ca, ['c1a1']);
+    routes['/forged.crl'] = await createCrl(await createCa('CN=Combined Revocation CA'), []);
+    const responder = await startOcspResponder({
+      ca,
+      entries: [
+        { serialNumber: 'c1a1', status: 'V' },
+        { serialNumber: '0c5b', status: 'R' },
+        { serialNumber: '600d', status: 'V' },
+      ],
+    });
+    peers.push(responder);
+    ocspUrl = `http://127.0.0.1:${responder.port}/`;
+  });
+
+  afterAll(async () => {
+    await Promise.all(peers.map((peer) => peer.stop()));
+  });
+
+  it('says revoked when either source says revoked', async () => {
+    const onCrl = await leaf('c1a1', '/ca.crl');
+    await expect(checkRevocation(onCrl.der, ca.der)).resolves.toEqual({ revoked: true, errors: [] });
+    const byOcsp = await leaf('0c5b', '/ca.crl');
+    await expect(checkRevocation(byOcsp.der, ca.der)).resolves.toEqual({ revoked: true, errors: [] });
+    const byOcspOnly = await leaf('0c5b', '/none.crl');
+    expect(await checkRevocation(byOcspOnly.der, ca.der)).toEqual({ revoked: true, errors: [expect.stringContaining('HTTP 404')] });
+  });
+
+  it('says not revoked when one source says good and the other cannot decide', async () => {
+    const good = await leaf('600d', '/ca.crl');
+    await expect(checkRevocation(good.der, ca.der)).resolves.toEqual({ revoked: false, errors: [] });
+    const ocspOnly = await leaf('600d', '/forged.crl');
+    expect(await checkRevocation(ocspOnly.der, ca.der)).toEqual({ revoked: false, errors: [expect.stringContaining('bad signature')] });
+    const crlOnly = await leaf('600d', '/ca.crl', `http://127.0.0.1:${await freePort()}/`);
+    expect(await checkRevocation(crlOnly.der, ca.der)).toEqual({ revoked: false, errors: [expect.stringMatching(/^OCSP: .*ECONNREFUSED/)] });
+  });
+
+  it('is unknown when neither source can decide, keeping both errors', async () => {
+    const neither = await leaf('600d', '/none.crl', `http://127.0.0.1:${await freePort()}/`);
+    expect(await checkRevocation(neither.der, ca.der)).toEqual({
+      revoked: null,
+      errors: [expect.stringMatching(/^CRL: HTTP 404/), expect.stringMatching(/^OCSP: .*ECONNREFUSED/)],
+    });
+  });
+
+  it('marks the endpoint revoked when only OCSP knows', async () => {
+    const revoked = await issueOcspCertificate(ca, { subject: 'CN=ocsp-only.test', serialNumber: '0c5b', ocspUrl });
     const server = await startNodeTlsServer({ keyPem: revoked.keyPem, chainPem: [revoked.certPem, ca.certPem] });
     peers.push(server);
     const record = await scanEndpoint({ host: server.host, port: server.port, timeoutMs: 3000 });
