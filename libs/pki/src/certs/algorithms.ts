@@ -120,10 +120,6 @@ export function hashOf(sig: SignatureAlgorithm): HashName {
   return `SHA-${sig.slice(3, 6)}` as HashName;
 }
 
-export function keyAlgorithmOf(sig: SignatureAlgorithm): KeyAlgorithm {
-  return sig.endsWith('ECDSA') ? 'EC' : 'RSA';
-}
-
 /** WebCrypto parameters for signing (the hash goes on the algorithm for ECDSA, on the key for RSA). */
 export function webCryptoSigning(sig: SignatureAlgorithm): { name: string; hash: HashName } {
   return { name: sig.endsWith('ECDSA') ? 'ECDSA' : 'RSASSA-PKCS1-v1_5', hash: hashOf(sig) };

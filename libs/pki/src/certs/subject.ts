@@ -126,11 +126,6 @@ export function sansFor(commonName: string, altNames: string | string[] | undefi
   return first.type === 'dns' || first.type === 'ip' ? dedupe([first, ...extra]) : extra;
 }
 
-export function sanText(entry: SanEntry): string {
-  const prefix = { dns: 'DNS', ip: 'IP', email: 'email', url: 'URI' }[entry.type];
-  return `${prefix}:${entry.value}`;
-}
-
 export type ValidityType = 'days' | 'hours' | 'minutes';
 
 const UNIT_MS: Record<ValidityType, number> = { days: 86_400_000, hours: 3_600_000, minutes: 60_000 };
