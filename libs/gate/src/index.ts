@@ -7,3 +7,4 @@ export * from './secret-contexts';
 export * from './secret-use';
 export * from './settings-sql';
 export * from './visibility';
+export * from './secret-path.decorator';

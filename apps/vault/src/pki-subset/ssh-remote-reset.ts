@@ -112,25 +112,27 @@ export class SshRemoteReset {
    */
   async configure(actor: Actor, resourceId: number, dto: ConfigureRemoteResetDto): Promise<Reply> {
     const host = dto.DNSNAME ? hostOf(dto.DNSNAME) : undefined;
-    const [resource] = await this.dataSource.query(
-      `SELECT r.id, r.name, r.type, r.dns_name, r.remote_port FROM resources r WHERE r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3')}`,
-      [...visibilityParams(actor), resourceId],
+    // Scoped to the organisation only: whether the caller may see it is the gate's decision,
+    // so that a refusal of any kind is audited like every other secret path's.
+    const [found] = await this.dataSource.query(
+      `SELECT a.id, a.name, r.id AS resource_id, r.name AS resource_name, r.type, r.dns_name, r.remote_port
+       FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE r.id = $1 AND r.org_id = $2 AND a.name_key = lower($3)`,
+      [resourceId, actor.orgId, dto.ACCOUNTNAME],
     );
-    if (!resource) throw AppError.notFound('No such resource found');
-    if (String(resource.type).toLowerCase() !== 'linux') {
-      throw AppError.invalid(`Remote password reset is supported for Linux resources only; ${resource.name} is ${resource.type}`);
-    }
-    const [admin] = await this.dataSource.query('SELECT id, name FROM accounts WHERE resource_id = $1 AND name_key = lower($2)', [resourceId, dto.ACCOUNTNAME]);
-    if (!admin) throw AppError.notFound(`No account ${dto.ACCOUNTNAME} on resource ${resource.name}`);
-    const port = dto.PORT ?? resource.remote_port ?? DEFAULT_PORT;
-    const targetHost = host ?? (resource.dns_name || resource.name);
-    const moves = targetHost !== (resource.dns_name || resource.name) || port !== (resource.remote_port ?? DEFAULT_PORT);
-    const use: AccountUse = moves ? 'configure' : 'use';
+    const current = { host: found?.dns_name || found?.resource_name, port: found?.remote_port ?? DEFAULT_PORT };
+    const port = dto.PORT ?? current.port;
+    const targetHost = host ?? current.host;
+    const use: AccountUse = targetHost !== current.host || port !== current.port ? 'configure' : 'use';
     const { password } = await this.gate.openPassword(
       actor,
-      { use, resourceId, accountId: admin.id, reason: dto.REASON, ticketId: dto.TICKETID },
+      { use, resourceId, accountId: found?.id ?? 0, reason: dto.REASON, ticketId: dto.TICKETID },
       `Remote password reset configuration: SSH login to ${targetHost}:${port}`,
     );
+    const resource = { id: resourceId, name: found.resource_name as string };
+    const admin = { id: found.id as number, name: found.name as string };
+    if (String(found.type).toLowerCase() !== 'linux') {
+      throw AppError.invalid(`Remote password reset is supported for Linux resources only; ${resource.name} is ${found.type}`);
+    }
     const target: SshTarget = { host: targetHost, port, username: admin.name, password, timeoutMs: CONNECT_TIMEOUT_MS };
     await this.loginAudited(actor, resource, admin, target);
     return this.dataSource.transaction(async (m) => {
