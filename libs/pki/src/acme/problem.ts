@@ -8,6 +8,7 @@ export type ProblemType =
   | 'badRevocationReason'
   | 'badSignatureAlgorithm'
   | 'connection'
+  | 'dns'
   | 'externalAccountRequired'
   | 'incorrectResponse'
   | 'malformed'
