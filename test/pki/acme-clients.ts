@@ -41,3 +41,8 @@ export function certbot(dir: string, rootPem: string, args: string[]): Promise<T
 export function lego(dir: string, rootPem: string, server: string, args: string[]): Promise<ToolResult> {
   return run('lego', ['--server', server, '--path', dir, '--accept-tos', '--email', 'acme@example.com', ...args], { LEGO_CA_CERTIFICATES: rootPem });
 }
+
+/** Fails with the tool's own output, so a refusal explains itself. */
+export function expectOk(result: ToolResult): void {
+  if (result.code !== 0) throw new Error(`exit ${result.code}:\n${result.out.slice(-4000)}`);
+}

@@ -37,7 +37,8 @@ export function parseIdentifier(item: unknown): Identifier {
       value,
     });
   }
-  if (isIP(name)) throw malformed(`${value} is an IP address; send it with type "ip"`);
+  // Older clients (lego before RFC 8738 support) send addresses as dns identifiers.
+  if (isIP(name)) return { type: 'ip', value: canonicalIp(name)! };
   if (name.length > 253 || !name.split('.').every((l) => LABEL.test(l))) throw malformed(`"${value}" is not a valid DNS name`);
   return { type: 'dns', value: name };
 }
@@ -98,8 +99,10 @@ export function parseAllowedDomains(entries: string[]): string[] {
 export function csrIdentifiers(commonName: string, sans: { type: string; value: string }[]): Identifier[] {
   const ids = new Map<string, Identifier>();
   const add = (type: 'dns' | 'ip', value: string) => {
-    const v = type === 'ip' ? canonicalIp(value) : value.toLowerCase().replace(/\.$/, '');
-    if (v) ids.set(`${type}:${v}`, { type, value: v });
+    // An address in a dNSName (older clients) is taken as the address it names.
+    const ip = canonicalIp(value);
+    if (ip) ids.set(`ip:${ip}`, { type: 'ip', value: ip });
+    else if (type === 'dns') ids.set(`dns:${value.toLowerCase().replace(/\.$/, '')}`, { type, value: value.toLowerCase().replace(/\.$/, '') });
   };
   for (const s of sans) {
     if (s.type === 'dns' || s.type === 'ip') add(s.type, s.value);

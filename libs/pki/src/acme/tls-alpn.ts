@@ -20,7 +20,11 @@ export function checkAlpnCertificate(der: Buffer, id: Identifier, keyAuthorizati
     throw fail('The tls-alpn-01 certificate could not be parsed');
   }
   const san = cert.getExtension(x509.SubjectAlternativeNameExtension);
-  const names = (san?.names.items ?? []).map((n) => ({ type: n.type, value: n.type === 'ip' ? (canonicalIp(n.value) ?? n.value) : n.value.toLowerCase() }));
+  // An address written as a dNSName (older lego) counts as the address: the digest is what proves control.
+  const names = (san?.names.items ?? []).map((n) => {
+    const ip = n.type === 'ip' || n.type === 'dns' ? canonicalIp(n.value) : undefined;
+    return ip ? { type: 'ip', value: ip } : { type: n.type, value: n.value.toLowerCase() };
+  });
   if (names.length !== 1 || names[0].type !== id.type || names[0].value !== id.value) {
     throw fail(`The tls-alpn-01 certificate must name exactly ${id.value} in its subjectAltName`);
   }
