@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Identifier, Jwk } from '../acme';
+import { affected } from './affected';
 
 export interface AccountRow {
   id: number;
@@ -127,12 +128,12 @@ export class AcmeRepository {
 
   /** Moves an order from one status to another; false when another request got there first. */
   async moveOrder(m: EntityManager, id: number, from: string[], to: string, set: { error?: unknown; certificateId?: number } = {}): Promise<boolean> {
-    const rows = await m.query(
+    const result = await m.query(
       `UPDATE acme_orders SET status = $3, error = COALESCE($4, error), certificate_id = COALESCE($5, certificate_id)
-        WHERE id = $1 AND status = ANY($2) RETURNING id`,
+        WHERE id = $1 AND status = ANY($2)`,
       [id, from, to, set.error === undefined ? null : JSON.stringify(set.error), set.certificateId ?? null],
     );
-    return rows.length > 0;
+    return affected(result) > 0;
   }
 
   async lockOrder(m: EntityManager, id: number): Promise<void> {
@@ -179,8 +180,8 @@ export class AcmeRepository {
 
   /** pending → processing, once across instances: the caller that wins validates. */
   async claimChallenge(id: number): Promise<boolean> {
-    const rows = await this.dataSource.query(`UPDATE acme_challenges SET status = 'processing' WHERE id = $1 AND status = 'pending' RETURNING id`, [id]);
-    return rows.length > 0;
+    const result = await this.dataSource.query(`UPDATE acme_challenges SET status = 'processing' WHERE id = $1 AND status = 'pending'`, [id]);
+    return affected(result) > 0;
   }
 
   async finishChallenge(m: EntityManager, id: number, status: 'valid' | 'invalid', error: unknown): Promise<void> {

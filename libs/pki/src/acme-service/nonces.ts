@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AcmeProblem } from '../acme';
+import { affected } from './affected';
 
 // A nonce is good for an hour; old ones are swept now and then by whoever issues one.
 const LIFETIME = `interval '1 hour'`;
@@ -28,7 +29,7 @@ export class NonceStore {
     if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(value)) {
       throw new AcmeProblem('badNonce', 'The JWS header needs a nonce from this server');
     }
-    const rows = await this.dataSource.query(`DELETE FROM acme_nonces WHERE value = $1 AND created_at > now() - ${LIFETIME} RETURNING 1`, [value]);
-    if (rows.length === 0) throw new AcmeProblem('badNonce', 'The nonce is unknown, already used or expired');
+    const result = await this.dataSource.query(`DELETE FROM acme_nonces WHERE value = $1 AND created_at > now() - ${LIFETIME}`, [value]);
+    if (affected(result) === 0) throw new AcmeProblem('badNonce', 'The nonce is unknown, already used or expired');
   }
 }
