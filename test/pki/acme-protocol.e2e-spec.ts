@@ -38,6 +38,7 @@ describe('ACME protocol', () => {
     await api.post('setAcmeAllowedDomains', { caName: 'issuing-ca', allowedDomains: '*.acme.test, 127.0.0.0/8' });
   });
   afterAll(async () => {
+    challengeServer?.closeAllConnections();
     challengeServer?.close();
     await second?.close();
     await s?.close();
@@ -78,6 +79,11 @@ describe('ACME protocol', () => {
     expect((await c.post(c.directory.newAccount, { onlyReturnExisting: true }, { withJwk: true })).location).toBe(c.kid);
     const other = await new AcmeTestClient(dir()).init();
     problem(await other.register(key.keyId, key.hmacKey), 'unauthorized', 403);
+    // Two new keys racing for one fresh EAB key: one account, whichever instance answers.
+    const fresh = await eab();
+    const racers = await Promise.all([dir(), `${secondUrl}/acme/issuing-ca/directory`].map((d) => new AcmeTestClient(d).init()));
+    const statuses = (await Promise.all(racers.map((r) => r.register(fresh.keyId, fresh.hmacKey)))).map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 403]);
     const [row] = await s.dataSource.query(`SELECT o.name FROM acme_accounts a JOIN organizations o ON o.id = a.org_id WHERE a.id = $1`, [Number(c.kid!.split('/').pop())]);
     expect(row.name).toBe('Default');
     const [sealed] = await s.dataSource.query(`SELECT hmac_key FROM acme_eab_keys WHERE key_id = $1`, [key.keyId]);

@@ -34,7 +34,8 @@ export class AcmeAccount {
   @PrimaryGeneratedColumn() id!: number;
   @Column() orgId!: number;
   @Column() caId!: number;
-  @Column() eabKeyId!: number;
+  /** An EAB key opens one account. */
+  @Column({ unique: true }) eabKeyId!: number;
   /** RFC 7638 thumbprint of the account key: one account per key. */
   @Column({ type: 'text', unique: true }) thumbprint!: string;
   @Column({ type: 'jsonb' }) jwk!: Record<string, unknown>;

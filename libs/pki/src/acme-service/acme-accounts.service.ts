@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { AcmeProblem, headerJwk, Jwk, jsonPayload, keyFromJwk, malformed, parseJws, thumbprint, unauthorized, verifyHmacJws, verifyJws } from '../acme';
+import { isUniqueViolation } from '../cert-service/cert-errors';
 import { acmeActor } from './acme-actor';
 import { AccountRow, AcmeRepository } from './acme.repository';
 import { AcmeReply, created, ok } from './acme-reply';
@@ -11,6 +12,7 @@ import { accountView } from './acme-views';
 import { EAB_KEY_CONTEXT } from './eab-keys';
 
 const ACCOUNT_KEY_UNIQUE = 'acme_accounts_thumbprint_key';
+const EAB_KEY_UNIQUE = 'acme_accounts_eab_key_id_key';
 
 /** new-account (with External Account Binding), account update and deactivation, key-change. */
 @Injectable()
@@ -51,7 +53,8 @@ export class AcmeAccountsService {
         return newId;
       })
       .catch((error: unknown) => {
-        if ((error as { constraint?: string }).constraint === ACCOUNT_KEY_UNIQUE) throw malformed('An account for this key was created at the same time; retry');
+        if (isUniqueViolation(error, ACCOUNT_KEY_UNIQUE)) throw malformed('An account for this key was created at the same time; retry');
+        if (isUniqueViolation(error, EAB_KEY_UNIQUE)) throw unauthorized('This EAB key has already been used to create an account');
         throw error;
       });
     const account = (await this.repo.accountById(id))!;

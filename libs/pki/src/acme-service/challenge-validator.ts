@@ -30,7 +30,15 @@ export class ChallengeValidator {
     const host = id.type === 'ip' && id.value.includes(':') ? `[${id.value}]` : id.value;
     return new Promise((resolvePromise, reject) => {
       const req = request(
-        { host: address, port, path: `/.well-known/acme-challenge/${token}`, headers: { Host: port === 80 ? host : `${host}:${port}` }, timeout: TIMEOUT_MS },
+        {
+          host: address,
+          port,
+          path: `/.well-known/acme-challenge/${token}`,
+          headers: { Host: port === 80 ? host : `${host}:${port}`, Connection: 'close' },
+          // One connection per validation: no keep-alive socket left open to a client's host.
+          agent: false,
+          timeout: TIMEOUT_MS,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
