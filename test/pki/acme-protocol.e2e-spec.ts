@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { createServer, Server } from 'node:http';
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { loadConfig } from '@app/config';
 import { createApp } from '@app/server';
 import { createCsr } from '@app/pki/certs';
@@ -133,7 +133,6 @@ describe('ACME protocol', () => {
     const again = await c.post(c.directory.newOrder, { identifiers: [{ type: 'ip', value: '127.0.0.1' }] });
     const authz2 = await c.post(again.body.authorizations[0], '');
     const ch2 = authz2.body.challenges.find((ch: { type: string }) => ch.type === 'http-01');
-    const { createHash } = await import('node:crypto');
     const thumb = createHash('sha256').update(JSON.stringify({ crv: c.jwk.crv, kty: c.jwk.kty, x: c.jwk.x, y: c.jwk.y })).digest('base64url');
     served.set(ch2.token, `${ch2.token}.${thumb}`);
     expect((await c.post(ch2.url, {})).body.status).toBe('valid');
@@ -165,6 +164,19 @@ describe('ACME protocol', () => {
     expect(row).toEqual({ revoke_reason: 4, source: 'acme' });
   });
 
+  it('another account of the organisation may revoke once it holds authorizations for every name', async () => {
+    const owner = await registered();
+    const order = await authorizeIp(owner, '127.0.0.1');
+    const csr = await createCsr({ subject: { commonName: '127.0.0.1' }, keyAlgorithm: 'EC', keyLength: 256 });
+    const done = await owner.post(order.body.finalize, { csr: der(csr.csrPem) });
+    const leaf = new X509Certificate((await owner.post(done.body.certificate, '')).text);
+    const other = await registered();
+    const payload = { certificate: leaf.raw.toString('base64url'), reason: 5 };
+    problem(await other.post(other.directory.revokeCert, payload), 'unauthorized', 403);
+    await authorizeIp(other, '127.0.0.1');
+    expect((await other.post(other.directory.revokeCert, payload)).status).toBe(200);
+  });
+
   it('key change moves the account to the new key; deactivation ends it', async () => {
     const c = await registered();
     const next = newKey();
@@ -192,6 +204,17 @@ describe('ACME protocol', () => {
     const refused = await api.post('createAcmeEabKey', { caName: 'no-such-ca' });
     expect(refused.body.result).toMatchObject({ status: 'Failed', message: 'Certificate authority "no-such-ca" is not known' });
   });
+
+  /** An order for one address, with its http-01 challenge answered and validated. */
+  async function authorizeIp(c: AcmeTestClient, ip: string) {
+    const order = await c.post(c.directory.newOrder, { identifiers: [{ type: 'ip', value: ip }] });
+    const authz = await c.post(order.body.authorizations[0], '');
+    const ch = authz.body.challenges.find((x: { type: string }) => x.type === 'http-01');
+    const thumb = createHash('sha256').update(JSON.stringify({ crv: c.jwk.crv, kty: c.jwk.kty, x: c.jwk.x, y: c.jwk.y })).digest('base64url');
+    served.set(ch.token, `${ch.token}.${thumb}`);
+    expect((await c.post(ch.url, {})).body.status).toBe('valid');
+    return order;
+  }
 
   async function admin(...argv: string[]): Promise<string[]> {
     const lines: string[] = [];

@@ -95,8 +95,8 @@ export class AcmeCertificatesService {
     }
     const found = await this.repo.certificateByFingerprint(details.fingerprintSha256);
     if (!found || found.ca_id !== v.caId) throw new AcmeProblem('malformed', 'This certificate was not issued by this ACME server', 404);
-    if (v.account ? !found.account_ids.includes(v.account.id) : !sameKey(v.key, details.pem)) {
-      throw unauthorized('Only the account that ordered the certificate, or its key holder, may revoke it');
+    if (!(await this.mayRevoke(v.account, v.key, found, details.pem))) {
+      throw unauthorized('Only the account that ordered the certificate, an account of its organisation holding authorizations for all its names, or its key holder may revoke it');
     }
     const actor = acmeActor({ id: v.account?.id ?? 0, org_id: found.org_id }, req);
     try {
@@ -106,6 +106,12 @@ export class AcmeCertificatesService {
       throw error;
     }
     return { status: 200 };
+  }
+
+  private async mayRevoke(account: AccountRow | undefined, key: KeyObject, cert: { org_id: number; sans: string[]; account_ids: number[] }, pem: string): Promise<boolean> {
+    if (!account) return sameKey(key, pem);
+    if (cert.account_ids.includes(account.id)) return true;
+    return account.org_id === cert.org_id && (await this.repo.holdsAuthorizations(account.id, cert.sans));
   }
 }
 

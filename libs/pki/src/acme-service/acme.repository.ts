@@ -193,14 +193,26 @@ export class AcmeRepository {
   }
 
   /** An issued certificate and the account whose order produced it (revocation). */
-  async certificateByFingerprint(fingerprint: string): Promise<{ id: number; org_id: number; ca_id: number; common_name: string; serial_number: string; account_ids: number[] } | undefined> {
+  async certificateByFingerprint(fingerprint: string): Promise<{ id: number; org_id: number; ca_id: number; common_name: string; serial_number: string; sans: string[]; account_ids: number[] } | undefined> {
     const [row] = await this.dataSource.query(
-      `SELECT c.id, c.org_id, c.ca_id, c.common_name, c.serial_number,
+      `SELECT c.id, c.org_id, c.ca_id, c.common_name, c.serial_number, c.sans,
               ARRAY(SELECT o.account_id FROM acme_orders o WHERE o.certificate_id = c.id) AS account_ids
          FROM certificates c WHERE c.fingerprint = $1 AND c.ca_id IS NOT NULL LIMIT 1`,
       [fingerprint],
     );
     return row;
+  }
+
+  /** RFC 8555 §7.6: whether the account holds current valid authorisations for every name. */
+  async holdsAuthorizations(accountId: number, names: string[]): Promise<boolean> {
+    const [row] = await this.dataSource.query(
+      `SELECT NOT EXISTS (
+         SELECT 1 FROM unnest($2::text[]) AS n(value) WHERE NOT EXISTS (
+           SELECT 1 FROM acme_authorizations z JOIN acme_orders o ON o.id = z.order_id
+            WHERE o.account_id = $1 AND z.status = 'valid' AND z.expires > now() AND z.identifier_value = lower(n.value))) AS covered`,
+      [accountId, names],
+    );
+    return names.length > 0 && row.covered === true;
   }
 
   async certificatePem(accountId: number, orderCertificateId: number): Promise<{ certificate_pem: string; chain_pem: string } | undefined> {
