@@ -187,7 +187,10 @@ describe('ACME protocol', () => {
     c.key = next.key;
     c.jwk = next.jwk;
     expect((await c.post(c.kid!, '')).body.status).toBe('valid');
+    const pending = await c.post(c.directory.newOrder, { identifiers: [{ type: 'dns', value: 'b.acme.test' }] });
     expect((await c.post(c.kid!, { status: 'deactivated' })).body.status).toBe('deactivated');
+    const [cancelled] = await s.dataSource.query(`SELECT status FROM acme_orders WHERE id = $1`, [Number(pending.location!.split('/').pop())]);
+    expect(cancelled.status).toBe('invalid');
     problem(await c.post(c.directory.newOrder, { identifiers: [{ type: 'dns', value: 'a.acme.test' }] }), 'unauthorized', 403);
     const audit = await s.dataSource.query(`SELECT operation FROM audit WHERE actor_name = $1 ORDER BY id`, [`acme:${c.kid!.split('/').pop()}`]);
     expect(audit.map((a: { operation: string }) => a.operation)).toEqual(['ACME Account Created', 'ACME Account Key Changed', 'ACME Account Deactivated']);

@@ -72,6 +72,7 @@ export class AcmeAccountsService {
     await this.dataSource.transaction(async (m) => {
       await this.repo.updateAccount(m, id, { status: payload.status === 'deactivated' ? 'deactivated' : undefined, contact });
       if (payload.status === 'deactivated') {
+        await this.repo.cancelPendingWork(m, id);
         await this.audit.record(
           { category: 'Pki', operation: AuditOperation.AcmeAccountDeactivated, actor: acmeActor(account, req), target: req.urls.caName, description: `ACME account ${id} deactivated` },
           m,

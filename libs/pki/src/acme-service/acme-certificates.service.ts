@@ -35,6 +35,7 @@ export class AcmeCertificatesService {
     const order = await this.repo.order(account.id, id);
     if (!order) throw notFound('order');
     if (order.status !== 'ready') throw new AcmeProblem('orderNotReady', `The order is ${order.status}, not ready`);
+    if (new Date(order.expires) < new Date()) throw new AcmeProblem('orderNotReady', 'The order has expired; place a new one');
     const csr = await readCsr(jsonPayload(v.jws).csr, account);
     if (!sameIdentifiers(csrIdentifiers(csr.details.commonName, csr.sanEntries), order.identifiers)) {
       throw new AcmeProblem('badCSR', `The CSR must name exactly the order's identifiers: ${order.identifiers.map((i) => i.value).join(', ')}`);

@@ -94,8 +94,14 @@ export class AcmeRepository {
     );
   }
 
-  async lockAccount(m: EntityManager, id: number): Promise<void> {
-    await m.query('SELECT id FROM acme_accounts WHERE id = $1 FOR UPDATE', [id]);
+  /** RFC 8555 §7.3.6: a deactivated account's pending work is cancelled. */
+  async cancelPendingWork(m: EntityManager, accountId: number): Promise<void> {
+    await m.query(
+      `UPDATE acme_authorizations SET status = 'deactivated' WHERE status = 'pending'
+         AND order_id IN (SELECT id FROM acme_orders WHERE account_id = $1)`,
+      [accountId],
+    );
+    await m.query(`UPDATE acme_orders SET status = 'invalid' WHERE account_id = $1 AND status IN ('pending', 'ready')`, [accountId]);
   }
 
   async eabKey(keyId: string, m?: EntityManager): Promise<{ id: number; org_id: number; ca_id: number; hmac_key: Buffer; used: boolean } | undefined> {
