@@ -10,7 +10,7 @@ import { openAdminContext } from '../../scripts/admin/context';
 import { parseArgs } from '../../scripts/admin/args';
 import { startTestServices, TestServices } from '../support/app';
 import { client } from './cert-e2e-helpers';
-import { AcmeTestClient, flattened, newKey } from './acme-jws-client';
+import { AcmeTestClient, flattened, newKey } from '../../bench/acme-client';
 import { freePort } from './acme-clients';
 
 /** RFC 8555 behaviour that certbot and lego do not exercise: refusals, nonces across instances, key change, deactivation. */

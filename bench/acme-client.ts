@@ -1,5 +1,5 @@
-// A minimal ACME client for protocol tests: ES256 account keys, flattened JWS, nonce bookkeeping.
-import { createHmac, generateKeyPairSync, KeyObject, sign } from 'node:crypto';
+// A minimal ACME client (tests and the acme-order benchmark): ES256 account keys, flattened JWS, nonce bookkeeping.
+import { createHash, createHmac, generateKeyPairSync, KeyObject, sign } from 'node:crypto';
 
 export interface AcmeResponse {
   status: number;
@@ -75,3 +75,9 @@ export function flattened(header: Record<string, unknown>, payload: unknown, key
 }
 
 const b64 = (s: string) => Buffer.from(s).toString('base64url');
+
+/** The http-01 key authorization of a token for an account key (RFC 8555 §8.1). */
+export function keyAuthorizationOf(token: string, jwk: Record<string, unknown>): string {
+  const canonical = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y });
+  return `${token}.${createHash('sha256').update(canonical).digest('base64url')}`;
+}
