@@ -72,6 +72,12 @@ export const AuditOperation = {
   PgpKeyCreated: 'PGP Key Created',
   PgpKeyExported: 'PGP Key Exported',
   UnmanagedCertificatesImported: 'Unmanaged Certificates Imported',
+  AcmeEabKeyCreated: 'ACME EAB Key Created',
+  AcmeAllowedDomainsChanged: 'ACME Allowed Domains Changed',
+  AcmeAccountCreated: 'ACME Account Created',
+  AcmeAccountDeactivated: 'ACME Account Deactivated',
+  AcmeAccountKeyChanged: 'ACME Account Key Changed',
+  AcmeChallengeValidated: 'ACME Challenge Validated',
 } as const;
 export type AuditOperationName = (typeof AuditOperation)[keyof typeof AuditOperation] | string;
 
