@@ -63,6 +63,16 @@ describe('pki SSL discovery (ops 25-27) and background jobs', () => {
     expect(n).toBe(1);
   });
 
+  it('answers a single host inline even when it takes longer than the background wait of a large list (no WAIT given)', async () => {
+    const silent = await startSilentServer();
+    peers.push(silent);
+    // TIMEOUT 6 s outlasts the 5 s after which large lists answer with a job id.
+    const res = await post('sslCertSingleDiscovery', { HOST: '127.0.0.1', PORT: String(silent.port), TIMEOUT: '6' });
+    expect(res.body).toMatchObject({ name: 'Get SSL Discovery', result: { status: 'Success' }, details: { '127.0.0.1': ['FAILURE', 'Timed out after 6s'] } });
+    const [job] = await s.dataSource.query('SELECT status FROM jobs WHERE id = $1', [Number(res.body.jobId)]);
+    expect(job.status).toBe('done');
+  });
+
   it('says why an address failed: refused, timed out, not TLS', async () => {
     const closed = await freePort();
     const silent = await startSilentServer();

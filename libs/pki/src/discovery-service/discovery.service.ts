@@ -18,7 +18,7 @@ import {
 } from '../discovery';
 import { FileDiscoveryDto, RangeDiscoveryDto, SingleDiscoveryDto } from './discovery-input';
 import {
-  DEFAULT_WAIT_SECONDS,
+  defaultWaitMs,
   DISCOVERY_CONCURRENCY,
   DISCOVERY_JOB_KIND,
   MAX_RUNNING_DISCOVERIES,
@@ -34,7 +34,8 @@ import { mapLimit } from './map-limit';
 interface Plan {
   targets: Target[];
   timeoutMs: number;
-  waitMs: number;
+  /** Undefined: the default for the plan's size. */
+  waitMs?: number;
   what: string;
 }
 
@@ -95,10 +96,12 @@ export class DiscoveryService implements OnModuleDestroy {
     this.running.clear();
   }
 
-  private timing(dto: { TIMEOUT?: string; WAIT?: string }): { timeoutMs: number; waitMs: number } {
+  /** TIMEOUT, and WAIT when given (else the default for the plan's size, see defaultWaitMs). */
+  private timing(dto: { TIMEOUT?: string; WAIT?: string }): { timeoutMs: number; waitMs?: number } {
     const timeoutMs = parseTimeoutSeconds(dto.TIMEOUT);
     const text = (dto.WAIT ?? '').trim();
-    const wait = text === '' ? DEFAULT_WAIT_SECONDS : /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+    if (text === '') return { timeoutMs };
+    const wait = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
     if (!(wait >= 0 && wait <= MAX_WAIT_SECONDS)) {
       throw new DiscoveryError(`Invalid WAIT: ${text} (expected seconds, 0 to ${MAX_WAIT_SECONDS})`);
     }
@@ -122,7 +125,8 @@ export class DiscoveryService implements OnModuleDestroy {
     this.running.set(jobId, progress);
     // execute never rejects: a failure is recorded on the job and returned as an outcome.
     const finished = this.execute(actor, parsed, progress).finally(() => this.running.delete(jobId));
-    const outcome = await Promise.race([finished, delay(parsed.waitMs)]);
+    const waitMs = parsed.waitMs ?? defaultWaitMs(parsed.targets.length);
+    const outcome = Number.isFinite(waitMs) ? await Promise.race([finished, delay(waitMs)]) : await finished;
     if (outcome?.state === 'failed') throw new AppError(ErrorCode.Unavailable, outcome.message);
     return outcome ?? { state: 'running', jobId, total: parsed.targets.length, done: progress.done };
   }
