@@ -6,15 +6,17 @@ import { Authenticator, TokenGuard } from '@app/auth';
 import { AppConfig, ConfigModule } from '@app/config';
 import { CryptoModule } from '@app/crypto';
 import { EnvelopeExceptionFilter, EnvelopeInterceptor, Layout, LeanRoutes } from '@app/http';
+import { MetricsController, MetricsService, SERVICE_NAME } from '@app/observability';
 import { dataSourceOptions } from '@app/persistence';
 
-/** What every service shares: config, database, keyring, audit, the guard and the envelope. */
+/** What every service shares: config, database, keyring, audit, the guard, the envelope and metrics. */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig, databaseUrl: string, defaultLayout: Layout): DynamicModule {
     return {
       module: CoreModule,
       global: true,
+      controllers: [MetricsController],
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.dbPoolSize)),
@@ -24,6 +26,8 @@ export class CoreModule {
       providers: [
         Authenticator,
         LeanRoutes,
+        { provide: SERVICE_NAME, useValue: defaultLayout === 'pki' ? 'pki' : 'vault' },
+        MetricsService,
         { provide: APP_GUARD, useClass: TokenGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         {
@@ -32,7 +36,7 @@ export class CoreModule {
           useFactory: (reflector: Reflector) => new EnvelopeExceptionFilter(reflector, defaultLayout),
         },
       ],
-      exports: [Authenticator, LeanRoutes],
+      exports: [Authenticator, LeanRoutes, MetricsService],
     };
   }
 }

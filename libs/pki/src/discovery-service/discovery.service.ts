@@ -55,6 +55,11 @@ export class DiscoveryService implements OnModuleDestroy {
     private readonly audit: AuditWriter,
   ) {}
 
+  /** Discoveries running in this process (a metric). */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
   single(actor: Actor, dto: SingleDiscoveryDto): Promise<DiscoveryOutcome> {
     return this.start(actor, () => {
       const host = parseHost(dto.HOST);

@@ -1,0 +1,4 @@
+export * from './logger';
+export * from './metrics.controller';
+export * from './metrics.service';
+export * from './request-observer';
