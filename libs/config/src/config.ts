@@ -60,7 +60,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 20, 1, 500),
     logFormat: oneOf(env, 'LOG_FORMAT', ['text', 'json'], 'text') as LogFormat,
     metricsPublic: oneOf(env, 'METRICS_PUBLIC', ['true', 'false'], 'false') === 'true',
-    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 8000, 0, 600_000),
   };
   if (tlsMode === 'files' && (!config.tlsCertFile || !config.tlsKeyFile)) {
     throw new ConfigError('TLS_MODE=files needs TLS_CERT_FILE and TLS_KEY_FILE');
