@@ -1,4 +1,4 @@
-import { INestApplication, RequestMethod, Type } from '@nestjs/common';
+import { RequestMethod, Type } from '@nestjs/common';
 import { CUSTOM_ROUTE_ARGS_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { getMetadataStorage } from 'class-validator';
@@ -23,9 +23,9 @@ export interface CatalogRoute {
 }
 
 /** Every route of a Nest app, walked from controller metadata (the router answers exactly these). */
-export function routeCatalog(app: Pick<INestApplication, 'get'>): CatalogRoute[] {
+export function routeCatalog(modules: ModulesContainer): CatalogRoute[] {
   const routes = new Map<string, CatalogRoute>();
-  for (const module of app.get(ModulesContainer).values()) {
+  for (const module of modules.values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as Function | undefined;
       if (!controller) continue;

@@ -1,4 +1,5 @@
 import { INestApplication, Logger } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Actor } from '@app/audit';
@@ -82,7 +83,7 @@ export class RequestObserver {
   /** The matched handler's operation name, else the catalog route the path belongs to. */
   private operationOf(req: Observed): string {
     if (!this.byHandler) {
-      const routes = routeCatalog(this.app);
+      const routes = routeCatalog(this.app.get(ModulesContainer));
       this.byHandler = new Map(routes.map((r) => [r.handler, r]));
       this.matcher = new RouteMatcher(routes);
     }

@@ -8,6 +8,7 @@ import { CryptoModule } from '@app/crypto';
 import { EnvelopeExceptionFilter, EnvelopeInterceptor, Layout, LeanRoutes } from '@app/http';
 import { MetricsController, MetricsService, SERVICE_NAME } from '@app/observability';
 import { dataSourceOptions } from '@app/persistence';
+import { DEFAULT_LAYOUT, OpenApiController } from './openapi';
 
 /** What every service shares: config, database, keyring, audit, the guard, the envelope and metrics. */
 @Module({})
@@ -16,7 +17,7 @@ export class CoreModule {
     return {
       module: CoreModule,
       global: true,
-      controllers: [MetricsController],
+      controllers: [MetricsController, OpenApiController],
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.dbPoolSize)),
@@ -28,6 +29,7 @@ export class CoreModule {
         LeanRoutes,
         { provide: SERVICE_NAME, useValue: defaultLayout === 'pki' ? 'pki' : 'vault' },
         MetricsService,
+        { provide: DEFAULT_LAYOUT, useValue: defaultLayout },
         { provide: APP_GUARD, useClass: TokenGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         {
