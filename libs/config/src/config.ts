@@ -31,7 +31,9 @@ export interface AppConfig {
   logFormat: LogFormat;
   /** GET /metrics without a token (otherwise the metrics.read permission). */
   metricsPublic: boolean;
-  /** On SIGTERM, how long in-flight requests may take to finish before the process exits, ms. */
+  /** On SIGTERM, how long the instance keeps accepting while /health answers 503, ms. */
+  shutdownDelayMs: number;
+  /** Then, how long in-flight requests and running jobs may take to finish before the process exits, ms. */
   shutdownGraceMs: number;
 }
 
@@ -60,6 +62,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 20, 1, 500),
     logFormat: oneOf(env, 'LOG_FORMAT', ['text', 'json'], 'text') as LogFormat,
     metricsPublic: oneOf(env, 'METRICS_PUBLIC', ['true', 'false'], 'false') === 'true',
+    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 8000, 0, 600_000),
   };
   if (tlsMode === 'files' && (!config.tlsCertFile || !config.tlsKeyFile)) {

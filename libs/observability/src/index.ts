@@ -2,3 +2,4 @@ export * from './logger';
 export * from './metrics.controller';
 export * from './metrics.service';
 export * from './request-observer';
+export * from './drain';

@@ -5,6 +5,7 @@ import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Actor } from '@app/audit';
 import { LogFormat } from '@app/config';
 import { CatalogRoute, clientIp, Outcome, ParsedRequest, requestNote, RouteAware, routeCatalog, RouteMatcher } from '@app/http';
+import { Drain } from './drain';
 import { MetricsService } from './metrics.service';
 
 // A caller's X-Request-Id is kept only when it is short and plain (it goes into every log line).
@@ -26,6 +27,7 @@ export class RequestObserver {
   constructor(
     private readonly app: INestApplication,
     private readonly metrics: MetricsService,
+    private readonly drain: Drain,
     private readonly format: LogFormat,
   ) {}
 
@@ -44,10 +46,14 @@ export class RequestObserver {
     const id = typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
     req.requestId = id;
     res.setHeader('X-Request-Id', id);
+    // A draining instance closes each connection after its answer.
+    if (this.drain.draining) res.setHeader('Connection', 'close');
+    this.drain.requestStarted();
     let ended = false;
     const end = () => {
       if (ended) return;
       ended = true;
+      this.drain.requestEnded();
       this.end(req, res, id, Number(process.hrtime.bigint() - started) / 1e9);
     };
     res.once('finish', end);

@@ -6,7 +6,7 @@ import { Authenticator, TokenGuard } from '@app/auth';
 import { AppConfig, ConfigModule } from '@app/config';
 import { CryptoModule } from '@app/crypto';
 import { EnvelopeExceptionFilter, EnvelopeInterceptor, Layout, LeanRoutes } from '@app/http';
-import { MetricsController, MetricsService, SERVICE_NAME } from '@app/observability';
+import { Drain, DrainingHealthRoute, MetricsController, MetricsService, SERVICE_NAME } from '@app/observability';
 import { dataSourceOptions } from '@app/persistence';
 import { DEFAULT_LAYOUT, OpenApiController } from './openapi';
 
@@ -29,6 +29,8 @@ export class CoreModule {
         LeanRoutes,
         { provide: SERVICE_NAME, useValue: defaultLayout === 'pki' ? 'pki' : 'vault' },
         MetricsService,
+        Drain,
+        DrainingHealthRoute,
         { provide: DEFAULT_LAYOUT, useValue: defaultLayout },
         { provide: APP_GUARD, useClass: TokenGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
@@ -38,7 +40,7 @@ export class CoreModule {
           useFactory: (reflector: Reflector) => new EnvelopeExceptionFilter(reflector, defaultLayout),
         },
       ],
-      exports: [Authenticator, LeanRoutes, MetricsService],
+      exports: [Authenticator, LeanRoutes, MetricsService, Drain],
     };
   }
 }

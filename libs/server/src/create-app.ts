@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '@app/config';
 import { LeanRoutes, noStoreMiddleware, normalizePathMiddleware, requestBodyMiddleware } from '@app/http';
-import { createLogger, MetricsService, RequestObserver } from '@app/observability';
+import { createLogger, Drain, MetricsService, RequestObserver } from '@app/observability';
 import { TlsMaterial } from './tls';
 
 /** A configured (not yet listening) Nest application for one service. */
@@ -23,7 +23,7 @@ export async function createApp(module: DynamicModule, config: AppConfig, tls?: 
   app.use(requestBodyMiddleware(config.maxFileSize));
   app.get(LeanRoutes).install(app.getHttpServer());
   // Installed last, so it sees every request first (the lean routes included).
-  new RequestObserver(app, app.get(MetricsService), config.logFormat).install(app.getHttpServer());
+  new RequestObserver(app, app.get(MetricsService), app.get(Drain), config.logFormat).install(app.getHttpServer());
   return app;
 }
 

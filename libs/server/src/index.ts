@@ -6,3 +6,4 @@ export * from './start';
 export * from './tls';
 export * from './health.controller';
 export * from './openapi';
+export * from './shutdown';

@@ -47,6 +47,7 @@ interface Plan {
 export class DiscoveryService implements OnModuleDestroy {
   private readonly logger = new Logger('Discovery');
   private readonly running = new Map<number, JobProgress>();
+  private readonly finishing = new Set<Promise<DiscoveryOutcome>>();
   private closing = false;
 
   constructor(
@@ -92,6 +93,12 @@ export class DiscoveryService implements OnModuleDestroy {
     return readJobStatus(job);
   }
 
+  /** On shutdown: lets running discoveries finish, for at most timeoutMs. */
+  async settle(timeoutMs: number): Promise<void> {
+    if (this.finishing.size === 0) return;
+    await Promise.race([Promise.allSettled([...this.finishing]), delay(timeoutMs)]);
+  }
+
   /** Jobs still running when the service stops are marked failed, never left "running". */
   async onModuleDestroy(): Promise<void> {
     this.closing = true;
@@ -129,7 +136,11 @@ export class DiscoveryService implements OnModuleDestroy {
     const progress = new JobProgress(this.jobs, jobId, parsed.targets.length);
     this.running.set(jobId, progress);
     // execute never rejects: a failure is recorded on the job and returned as an outcome.
-    const finished = this.execute(actor, parsed, progress).finally(() => this.running.delete(jobId));
+    const finished = this.execute(actor, parsed, progress).finally(() => {
+      this.running.delete(jobId);
+      this.finishing.delete(finished);
+    });
+    this.finishing.add(finished);
     const waitMs = parsed.waitMs ?? defaultWaitMs(parsed.targets.length);
     const outcome = Number.isFinite(waitMs) ? await Promise.race([finished, delay(waitMs)]) : await finished;
     if (outcome?.state === 'failed') throw new AppError(ErrorCode.Unavailable, outcome.message);
