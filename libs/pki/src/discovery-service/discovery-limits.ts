@@ -25,8 +25,10 @@ export function defaultWaitMs(targets: number): number {
   if (targets <= 1) return Number.POSITIVE_INFINITY;
   return (targets <= TYPICAL_DISCOVERY_TARGETS ? INLINE_WAIT_SECONDS : BACKGROUND_WAIT_SECONDS) * 1000;
 }
-/** A running job whose worker has not written for this long was interrupted (service stopped). */
+/** A running job whose worker has not written for this long was interrupted (its instance died): it is resumed. */
 export const STALE_JOB_SECONDS = 60;
+/** How often each instance looks for jobs to resume (handed back by a stopping instance, or orphaned). */
+export const RESUME_INTERVAL_MS = 5000;
 /** Progress is written at most this often; it doubles as the worker's heartbeat. */
 export const PROGRESS_INTERVAL_MS = 1000;
 
