@@ -3,9 +3,10 @@ import { ModulesContainer } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Actor } from '@app/audit';
-import { LogFormat } from '@app/config';
+import { LogFormat, LogLevel } from '@app/config';
 import { CatalogRoute, clientIp, Outcome, ParsedRequest, requestNote, RouteAware, routeCatalog, RouteMatcher } from '@app/http';
 import { Drain } from './drain';
+import { logLevels } from './logger';
 import { MetricsService } from './metrics.service';
 
 // A caller's X-Request-Id is kept only when it is short and plain (it goes into every log line).
@@ -29,7 +30,13 @@ export class RequestObserver {
     private readonly metrics: MetricsService,
     private readonly drain: Drain,
     private readonly format: LogFormat,
-  ) {}
+    level: LogLevel,
+  ) {
+    // JSON request lines are written at `log`, text ones at `debug`: built only when written.
+    this.writeLines = logLevels(level).includes(format === 'json' ? 'log' : 'debug');
+  }
+
+  private readonly writeLines: boolean;
 
   install(server: Server): void {
     const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
@@ -69,6 +76,7 @@ export class RequestObserver {
     const method = req.method ?? 'GET';
     this.metrics.requests.inc({ operation, method, outcome });
     this.metrics.duration.observe({ operation, outcome }, seconds);
+    if (!this.writeLines) return;
     const line = {
       requestId: id,
       service: this.metrics.service,

@@ -23,7 +23,7 @@ export async function createApp(module: DynamicModule, config: AppConfig, tls?: 
   app.use(requestBodyMiddleware(config.maxFileSize));
   app.get(LeanRoutes).install(app.getHttpServer());
   // Installed last, so it sees every request first (the lean routes included).
-  new RequestObserver(app, app.get(MetricsService), app.get(Drain), config.logFormat).install(app.getHttpServer());
+  new RequestObserver(app, app.get(MetricsService), app.get(Drain), config.logFormat, config.logLevel).install(app.getHttpServer());
   return app;
 }
 
