@@ -124,6 +124,21 @@ describe('structured logs (LOG_FORMAT=json)', () => {
     expect(odd.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('logs a fault with its error id, on the error line (with the stack) and on the request line', async () => {
+    await s.dataSource.query('ALTER TABLE password_policies RENAME TO password_policies_away');
+    let res;
+    try {
+      res = await request(s.vaultUrl).get('/restapi/json/v1/passwordpolicies').set('AUTHTOKEN', s.adminToken).set('X-Request-Id', 'fault-1');
+    } finally {
+      await s.dataSource.query('ALTER TABLE password_policies_away RENAME TO password_policies');
+    }
+    expect(res.status).toBe(500);
+    const id = /error id ([0-9a-f-]{36})/.exec(res.body.operation.result.message)![1];
+    const parsed = lines();
+    expect(parsed.find((l) => l.requestId === 'fault-1')).toMatchObject({ context: 'Request', outcome: 'error', status: 500, errorId: id });
+    expect(parsed.find((l) => l.level === 'error' && l.errorId === id)).toMatchObject({ context: 'Errors', message: expect.stringContaining('password_policies') });
+  });
+
   it('keeps Nest route-mapping lines at debug level', () => {
     const mapping = lines().filter((l) => l.context === 'RouterExplorer' || l.context === 'RoutesResolver');
     expect(mapping.length).toBeGreaterThan(50);
