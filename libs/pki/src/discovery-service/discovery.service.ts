@@ -200,7 +200,10 @@ export class DiscoveryService implements OnApplicationBootstrap, OnModuleDestroy
         progress.scanned();
         return { host: c.host, port: c.port, ip: c.remoteAddress, chain: c.chain, scan };
       });
-      if (this.closing) return { state: 'failed', jobId: progress.jobId, message: 'The discovery was interrupted because the service stopped' };
+      if (this.closing) {
+        const message = `The discovery was interrupted because the service stopped; it starts again on another instance as job ${progress.jobId}`;
+        return { state: 'failed', jobId: progress.jobId, message };
+      }
       const created = await this.dataSource.transaction(async (m) => {
         const count = await storeEndpoints(m, actor.orgId, actor.username, endpoints);
         await this.audit.record(
