@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { CoreModule, HealthController } from '@app/server';
 import { PkiAuditModule } from './audit/audit.module';
+import { PkiMetrics } from './pki-metrics';
 import { CertificatesModule } from './certificates/certificates.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { KeyVaultModule } from './key-vault/key-vault.module';
@@ -14,7 +15,7 @@ import { SshResourcesModule } from './ssh-resources/ssh-resources.module';
 
 @Module({
   controllers: [HealthController],
-  providers: [],
+  providers: [PkiMetrics],
 })
 export class PkiModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 
 export type TlsMode = 'self-signed' | 'files' | 'off';
 export type LogLevel = 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+export type LogFormat = 'text' | 'json';
 
 /** Everything the services read from the environment, validated once at boot. */
 export interface AppConfig {
@@ -29,6 +30,14 @@ export interface AppConfig {
   sweepIntervalMs: number;
   /** Size of the database connection pool per service. */
   dbPoolSize: number;
+  /** text: Nest's lines; json: one JSON object per line, with one line per request. */
+  logFormat: LogFormat;
+  /** GET /metrics without a token (otherwise the metrics.read permission). */
+  metricsPublic: boolean;
+  /** On SIGTERM, how long the instance keeps accepting while /health answers 503, ms. */
+  shutdownDelayMs: number;
+  /** Then, how long in-flight requests and running jobs may take to finish before the process exits, ms. */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -56,6 +65,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     unmanagedCertPath: text(env, 'UNMANAGED_CERT_PATH'),
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 20, 1, 500),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['text', 'json'], 'text') as LogFormat,
+    metricsPublic: oneOf(env, 'METRICS_PUBLIC', ['true', 'false'], 'false') === 'true',
+    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 8000, 0, 600_000),
   };
   if (tlsMode === 'files' && (!config.tlsCertFile || !config.tlsKeyFile)) {
     throw new ConfigError('TLS_MODE=files needs TLS_CERT_FILE and TLS_KEY_FILE');

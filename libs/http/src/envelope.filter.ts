@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, ErrorCode } from './app-error';
 import { buildEnvelope } from './envelope';
 import { Layout, LAYOUT, OPERATION, OperationMeta } from './operation.decorator';
+import { noteAnswer } from './request-note';
 
 export interface RouteInfo {
   handler?: Function;
@@ -41,6 +42,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       this.defaultLayout;
 
     const answer = errorAnswer(exception, { layout, meta }, req.method, req.path, this.logger);
+    noteAnswer(res, answer.status, 'Failed', answer.errorId);
     if (res.headersSent) return;
     res.status(answer.status).json(answer.body);
   }
@@ -65,8 +67,9 @@ export function errorAnswer(
   method: string,
   path: string,
   logger: Logger,
-): { status: number; body: Record<string, unknown> } {
+): { status: number; body: Record<string, unknown>; errorId?: string } {
   let status = 200;
+  let errorId: string | undefined;
   let name = route.meta?.name ?? '';
   let message: string;
   let details: unknown;
@@ -81,12 +84,12 @@ export function errorAnswer(
     message = exception.message;
   } else {
     status = 500;
-    const id = randomUUID();
+    const id = (errorId = randomUUID());
     message = `Internal server error (error id ${id})`;
     logger.error(`${id} ${method} ${path}: ${describe(exception)}`);
   }
   const body = buildEnvelope({ layout: route.layout, name, status: 'Failed', reply: { message, details }, capitalResult: route.meta?.capitalResult });
-  return { status, body };
+  return { status, body, errorId };
 }
 
 function isAuthError(code: ErrorCode): boolean {

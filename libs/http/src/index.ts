@@ -12,3 +12,5 @@ export * from './request-body.middleware';
 export * from './token';
 export * from './validators';
 export * from './lean-route';
+export * from './request-note';
+export * from './route-catalog';

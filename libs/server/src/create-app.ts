@@ -1,15 +1,10 @@
-import { DynamicModule, INestApplication, LogLevel } from '@nestjs/common';
+import { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '@app/config';
 import { LeanRoutes, noStoreMiddleware, normalizePathMiddleware, requestBodyMiddleware } from '@app/http';
+import { createLogger, Drain, MetricsService, RequestObserver } from '@app/observability';
 import { TlsMaterial } from './tls';
-
-const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
-
-export function logLevels(level: AppConfig['logLevel']): LogLevel[] {
-  return LEVELS.slice(0, LEVELS.indexOf(level) + 1);
-}
 
 /** A configured (not yet listening) Nest application for one service. */
 export async function createApp(module: DynamicModule, config: AppConfig, tls?: TlsMaterial): Promise<INestApplication> {
@@ -17,7 +12,7 @@ export async function createApp(module: DynamicModule, config: AppConfig, tls?: 
     bodyParser: false,
     abortOnError: false,
     httpsOptions: tls ? { cert: tls.cert, key: tls.key } : undefined,
-    logger: logLevels(config.logLevel),
+    logger: createLogger(config.logFormat, config.logLevel),
   });
   const express = app.getHttpAdapter().getInstance();
   // Express's default ETag is a hash of the body: a fingerprint of the password it carries.
@@ -27,6 +22,8 @@ export async function createApp(module: DynamicModule, config: AppConfig, tls?: 
   app.use(normalizePathMiddleware);
   app.use(requestBodyMiddleware(config.maxFileSize));
   app.get(LeanRoutes).install(app.getHttpServer());
+  // Installed last, so it sees every request first (the lean routes included).
+  new RequestObserver(app, app.get(MetricsService), app.get(Drain), config.logFormat, config.logLevel).install(app.getHttpServer());
   return app;
 }
 

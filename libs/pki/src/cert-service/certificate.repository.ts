@@ -115,8 +115,8 @@ export class CertificateRepository {
     );
   }
 
-  expiryList(orgId: number): Promise<{ common_name: string; not_after: Date }[]> {
-    return this.dataSource.query('SELECT common_name, not_after FROM certificates WHERE org_id = $1 ORDER BY not_after, id', [orgId]);
+  expiryList(orgId: number): Promise<{ common_name: string; serial_number: string; not_after: Date }[]> {
+    return this.dataSource.query('SELECT common_name, serial_number, not_after FROM certificates WHERE org_id = $1 ORDER BY not_after, id', [orgId]);
   }
 
   async delete(m: EntityManager, id: number): Promise<void> {

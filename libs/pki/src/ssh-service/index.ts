@@ -9,3 +9,4 @@ export { relativeDays } from './ssh-records';
 export { mapSshErrors, toAppError } from './ssh-errors';
 export * from './ssh-input';
 export { verifySshLogin } from './verify-login';
+export { SshKeyPool } from './ssh-key-pool';
