@@ -85,5 +85,13 @@ describe('OCSP responder (pure)', () => {
     expect(out).toMatch(/Response verify OK/);
     expect(out).toMatch(/leaf.pem: revoked/);
     expect(out).toMatch(/Reason: superseded/);
+    // Signed by the CA key itself (OCSP_SIGNER=ca): no certificate in the response.
+    const byCa = await buildOcspResponse(
+      { ca },
+      { answers: [{ certId: parsed.certIds[0], status: { status: 'good' } }], nonce: parsed.nonce, thisUpdate: now, nextUpdate: new Date(now.getTime() + 3_600_000) },
+    );
+    const caOut = opensslAll('ocsp', '-respin', tmp.file('resp-ca.der', byCa), '-issuer', caFile, '-CAfile', caFile, '-cert', leafFile, '-no_nonce');
+    expect(caOut).toMatch(/Response verify OK/);
+    expect(caOut).toMatch(/leaf.pem: good/);
   });
 });
