@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   'discovery': async () => (await import('./discovery')).main(),
   'cert-sign': async () => (await import('./cert-sign')).main(),
   keygen: async () => (await import('./keygen')).main(),
+  ocsp: async () => (await import('./ocsp')).main(),
 };
 
 async function main(): Promise<void> {
