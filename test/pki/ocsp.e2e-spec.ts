@@ -139,6 +139,9 @@ describe('OCSP responder of our CAs (RFC 6960), checked with openssl ocsp', () =
     expect(out).toContain('revoked.ocsp.test.pem: revoked');
     expect(out).toMatch(/This Update: .*\n\s*Next Update: /);
     expect(Buffer.compare((await get()).body, first.body)).toBe(0);
+    // Some clients do not URL-encode the base64 ('/', '+', '=' as they are).
+    const raw = await request(s.pkiUrl).get(`/ocsp/issuing-ca/${decodeURIComponent(b64)}`).buffer(true).parse(binary);
+    expect(Buffer.compare(raw.body, first.body)).toBe(0);
   });
 
   it('shows a revocation at once, even after a cached good answer', async () => {
