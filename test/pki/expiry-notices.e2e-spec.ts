@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { createPrivateKey, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as http from 'node:http';
 import request from 'supertest';
 import { ExpiryNotifier } from '@app/pki/expiry-notices';
@@ -80,9 +84,27 @@ describe('certificate expiry notices by SMTP (aiosmtpd) and webhook, once across
     await api.post('createCertificate', { CNAME: 'month.expiry.test', VALIDITY: '20', PASSWORD: 'Month-Pass-1' });
     await api.post('createCertificate', { CNAME: 'later.expiry.test', VALIDITY: '100', Email: 'ops@example.test' });
     await api.post('createCertificate', { CNAME: 'quiet.expiry.test', VALIDITY: '5' });
+    // Signing: the CSR's email (createCSR, importCSR), unless signCSR gives another.
+    const csr = await api.post('createCSR', { CNAME: 'csr.expiry.test', VALIDITY: '200', Email: 'csr@example.test' });
+    expect((await api.post('signCSR', { CSR_ID: csr.body.details.CSR_ID })).body.result.status).toBe('Success');
+    const other = await api.post('createCSR', { CNAME: 'override.expiry.test', VALIDITY: '200', Email: 'csr@example.test' });
+    expect((await api.post('signCSR', { CSR_ID: other.body.details.CSR_ID, Email: 'signer@example.test' })).body.result.status).toBe('Success');
+    const dir = mkdtempSync(join(tmpdir(), 'expiry-csr-'));
+    execFileSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=imported.expiry.test', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'r.csr')], { stdio: 'ignore' });
+    const imported = await api.upload('importCSR', { Email: 'imported@example.test' }, { CSR: { body: readFileSync(join(dir, 'r.csr')), name: 'r.csr' } });
+    expect((await api.post('signCSR', { CSR_ID: imported.body.details.CSR_ID })).body.result.status).toBe('Success');
+    rmSync(dir, { recursive: true, force: true });
+
     const list = await api.get('getAllSSLCertificates');
     const byName = Object.fromEntries(list.body.details.map((e: Record<string, string>) => [e['Common Name'], e['Expiry Notification Email']]));
-    expect(byName).toMatchObject({ 'soon.expiry.test': 'ops@example.test', 'month.expiry.test': '', 'quiet.expiry.test': '' });
+    expect(byName).toMatchObject({
+      'soon.expiry.test': 'ops@example.test',
+      'month.expiry.test': '',
+      'quiet.expiry.test': '',
+      'csr.expiry.test': 'csr@example.test',
+      'override.expiry.test': 'signer@example.test',
+      'imported.expiry.test': 'imported@example.test',
+    });
   });
 
   it('changes the email with setCertificateNotificationEmail (vault prefix B), audited, after discovery found where the certificate runs', async () => {
