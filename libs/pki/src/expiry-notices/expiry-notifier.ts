@@ -10,6 +10,7 @@ const BATCH = 20;
 /** After this many failed attempts a notice is given up (and the failure audited). */
 const MAX_ATTEMPTS = 12;
 const MAX_BACKOFF_MINUTES = 60;
+const FIRST_TICK_MS = 10_000;
 
 interface ClaimedNotice {
   id: number;
@@ -62,7 +63,8 @@ export class ExpiryNotifier implements OnApplicationBootstrap, BeforeApplication
       this.logger.log('Certificate expiry notices are off (set SMTP_HOST or EXPIRY_WEBHOOK_URL)');
       return;
     }
-    this.schedule();
+    // The first round soon after start, so a restart does not wait a whole interval.
+    this.schedule(Math.min(this.config.expiry.intervalMs, FIRST_TICK_MS));
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -83,7 +85,7 @@ export class ExpiryNotifier implements OnApplicationBootstrap, BeforeApplication
     return counts;
   }
 
-  private schedule(): void {
+  private schedule(delayMs = this.config.expiry.intervalMs): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.tick()
@@ -92,7 +94,7 @@ export class ExpiryNotifier implements OnApplicationBootstrap, BeforeApplication
           this.running = undefined;
           this.schedule();
         });
-    }, this.config.expiry.intervalMs);
+    }, delayMs);
     this.timer.unref();
   }
 
