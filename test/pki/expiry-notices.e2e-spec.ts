@@ -73,6 +73,7 @@ describe('certificate expiry notices by SMTP (aiosmtpd) and webhook, once across
     await b?.close();
     await smtp?.stop();
     await tlsPeer?.stop();
+    webhook?.closeAllConnections();
     await new Promise((r) => webhook?.close(r));
   });
 

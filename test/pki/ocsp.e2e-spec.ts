@@ -34,7 +34,11 @@ async function startOcspOnlyFront(): Promise<{ port: number; target: { url: stri
   return {
     port: (server.address() as { port: number }).port,
     target,
-    stop: () => new Promise<void>((done) => server.close(() => done())),
+    stop: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }
 
