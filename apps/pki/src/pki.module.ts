@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { ExpiryNoticesModule } from '@app/pki/expiry-notices';
 import { CoreModule, HealthController } from '@app/server';
 import { PkiAuditModule } from './audit/audit.module';
 import { PkiMetrics } from './pki-metrics';
@@ -19,6 +20,6 @@ import { SshResourcesModule } from './ssh-resources/ssh-resources.module';
 })
 export class PkiModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
-    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki'), SshKeysModule, SshResourcesModule, DiscoveryModule, VulnerabilitiesModule, KeyVaultModule, PgpModule, UnmanagedModule, PkiAuditModule, CertificatesModule, AcmeModule] };
+    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki'), SshKeysModule, SshResourcesModule, DiscoveryModule, VulnerabilitiesModule, KeyVaultModule, PgpModule, UnmanagedModule, PkiAuditModule, CertificatesModule, AcmeModule, ExpiryNoticesModule] };
   }
 }

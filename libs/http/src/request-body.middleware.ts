@@ -10,6 +10,8 @@ export interface ParsedRequest extends Request {
   /** The token from a trailing /AUTHTOKEN=<token> path segment (pki). */
   pathToken?: string;
   files?: Express.Multer.File[] | Record<string, Express.Multer.File[]>;
+  /** A binary body kept as bytes (application/ocsp-request). */
+  rawBody?: Buffer;
 }
 
 /**
@@ -48,6 +50,8 @@ export function requestBodyMiddleware(maxFileSize: number) {
     req.on('end', () => {
       if (size > maxBody) {
         req.bodyError = new AppError(ErrorCode.TooLarge, `Request body is larger than the limit of ${maxBody} bytes`);
+      } else if (/^application\/ocsp-request/i.test(req.headers['content-type'] ?? '')) {
+        req.rawBody = Buffer.concat(chunks);
       } else {
         parseText(req, Buffer.concat(chunks).toString('utf8'));
       }

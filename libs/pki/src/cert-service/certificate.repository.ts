@@ -119,6 +119,10 @@ export class CertificateRepository {
     return this.dataSource.query('SELECT common_name, serial_number, not_after FROM certificates WHERE org_id = $1 ORDER BY not_after, id', [orgId]);
   }
 
+  async setNotificationEmail(m: EntityManager, id: number, email: string): Promise<void> {
+    await m.query('UPDATE certificates SET notification_email = $2 WHERE id = $1', [id, email]);
+  }
+
   async delete(m: EntityManager, id: number): Promise<void> {
     await m.query('DELETE FROM certificates WHERE id = $1', [id]);
   }

@@ -12,6 +12,7 @@ import { summary, CertificateSummary } from './certificates.service';
 import { SignCsrDto } from './csr.dto';
 import { CsrRow } from './csr.repository';
 import { CsrService } from './csr.service';
+import { notificationEmails } from './notification-email';
 
 const SERIAL_UNIQUE = 'certificates_ca_serial_key';
 const SERIAL_ATTEMPTS = 3;
@@ -62,6 +63,7 @@ export class SigningService {
     const parsed = await mapCertErrors(() => parseCsr(csr.csr_pem));
     const validity = await mapCertErrors(() => validityFor(csr, withRoot ? dto.Validity : undefined));
     const isIntermediate = withRoot && dto.isIntermediate === true;
+    const email = dto.Email !== undefined ? notificationEmails(dto.Email) : csr.email;
     const { privateKeyPem, password } = await this.csrs.openSecrets(csr);
     return this.issue(actor, {
       caRow,
@@ -100,6 +102,7 @@ export class SigningService {
             template: isIntermediate ? 'SubordinateCA' : (template ?? 'WebServer'),
             source: request.source ?? 'signed',
             createdByName: actor.username,
+            notificationEmail: email,
           });
           await this.audit.record(
             {
