@@ -36,6 +36,8 @@ export interface IssueRequest {
   source?: CertificateSource;
   /** Start of the audit description; the serial is appended. */
   description: string;
+  /** Where expiry notices go (empty: none). */
+  notificationEmail?: string;
   /** Runs in the transaction that stores the certificate (e.g. to link an ACME order to it). */
   inTransaction?: (m: EntityManager, certificateId: number) => Promise<void>;
 }
@@ -74,6 +76,7 @@ export class SigningService {
       privateKeyPem,
       password,
       storeType: csr.store_type,
+      notificationEmail: email,
       description: `CSR ${csr.id} signed by ${caRow.name}`,
     });
   }
@@ -102,7 +105,7 @@ export class SigningService {
             template: isIntermediate ? 'SubordinateCA' : (template ?? 'WebServer'),
             source: request.source ?? 'signed',
             createdByName: actor.username,
-            notificationEmail: email,
+            notificationEmail: request.notificationEmail ?? '',
           });
           await this.audit.record(
             {
