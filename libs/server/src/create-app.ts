@@ -2,7 +2,7 @@ import { DynamicModule, INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '@app/config';
-import { LeanRoutes, noStoreMiddleware, normalizePathMiddleware, requestBodyMiddleware } from '@app/http';
+import { LeanRoutes, noStoreMiddleware, normalizePathMiddleware, pathEncodingMiddleware, requestBodyMiddleware } from '@app/http';
 import { TlsMaterial } from './tls';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
@@ -24,6 +24,7 @@ export async function createApp(module: DynamicModule, config: AppConfig, tls?: 
   express.set('etag', false);
   express.disable('x-powered-by');
   app.use(noStoreMiddleware);
+  app.use(pathEncodingMiddleware);
   app.use(normalizePathMiddleware);
   app.use(requestBodyMiddleware(config.maxFileSize));
   app.get(LeanRoutes).install(app.getHttpServer());

@@ -60,7 +60,8 @@ export class CrlService {
   }
 
   private async findPublic(ref: string): Promise<AuthorityRow> {
-    const ca = /^\d+$/.test(ref) ? await this.authorities.findById(Number(ref)) : await this.authorities.findByName(ref);
+    // More than nine digits is no id (the column is an integer): look it up as a name.
+    const ca = /^\d{1,9}$/.test(ref) ? await this.authorities.findById(Number(ref)) : await this.authorities.findByName(ref);
     if (!ca) throw AppError.notFound(`No certificate authority ${ref}`);
     return ca;
   }
