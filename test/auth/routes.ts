@@ -8,6 +8,9 @@ export interface RouteEntry {
   path: string;
   /** The declared permission, or PUBLIC, or MISSING (the guard refuses such a route). */
   permission: string;
+  /** The controller class and handler method (for tools that read more metadata, e.g. the fuzzer). */
+  controller: Function;
+  handlerName: string;
 }
 
 /** Every route of a Nest app from controller metadata, as the guard sees it. */
@@ -29,7 +32,7 @@ export function discoverRoutes(app: INestApplication): RouteEntry[] {
         for (const base of bases) {
           for (const sub of paths(Reflect.getMetadata(PATH_METADATA, handler))) {
             const path = join(base, sub);
-            routes.set(`${method} ${path}`, { method, path, permission });
+            routes.set(`${method} ${path}`, { method, path, permission, controller, handlerName: name });
           }
         }
       }

@@ -14,6 +14,8 @@ export interface RawRequest {
   path: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** Source address on loopback (127.x.y.z): spreads requests over addresses, e.g. past a per-address throttle. */
+  localAddress?: string;
 }
 
 /** One HTTP request on loopback exactly as given, for inputs a well-behaved client never sends. */
@@ -24,7 +26,7 @@ export function rawRequest(baseUrl: string, req: RawRequest, timeoutMs = 30_000)
     const headers: Record<string, string | number> = { ...req.headers };
     if (body) headers['Content-Length'] = body.length;
     const r = httpRequest(
-      { host: url.hostname, port: url.port, method: req.method, path: req.path, headers, agent: false, timeout: timeoutMs },
+      { host: url.hostname, port: url.port, method: req.method, path: req.path, headers, agent: false, timeout: timeoutMs, localAddress: req.localAddress },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
