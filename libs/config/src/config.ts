@@ -26,6 +26,10 @@ export interface AppConfig {
   sweepIntervalMs: number;
   /** Size of the database connection pool per service. */
   dbPoolSize: number;
+  /** Longest wait for a database connection (a free pool slot or a new connection), ms. */
+  dbConnectTimeoutMs: number;
+  /** Longest a single SQL statement may run before PostgreSQL cancels it, ms (0: no limit). */
+  dbStatementTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -51,6 +55,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     unmanagedCertPath: text(env, 'UNMANAGED_CERT_PATH'),
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 20, 1, 500),
+    dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 60_000, 0, 3_600_000),
   };
   if (tlsMode === 'files' && (!config.tlsCertFile || !config.tlsKeyFile)) {
     throw new ConfigError('TLS_MODE=files needs TLS_CERT_FILE and TLS_KEY_FILE');

@@ -17,7 +17,9 @@ export class CoreModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.dbPoolSize)),
+        TypeOrmModule.forRoot(
+          dataSourceOptions(databaseUrl, config.dbPoolSize, { connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs }),
+        ),
         CryptoModule,
         AuditModule,
       ],
