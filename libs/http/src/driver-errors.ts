@@ -34,6 +34,8 @@ const UNAVAILABLE_MESSAGES = [
   /Connection is not established/i,
   /canceling statement due to statement timeout/i,
   /Query read timeout/i,
+  // TypeORM, when the connection of a transaction died under it.
+  /query runner was already released|Query runner already released/i,
 ];
 
 /** True when the error says the database is out of reach (or too slow), not that the request was wrong. */

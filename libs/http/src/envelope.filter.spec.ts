@@ -75,6 +75,7 @@ describe('EnvelopeExceptionFilter', () => {
       Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
       new Error('timeout exceeded when trying to connect'),
       new Error('Connection terminated unexpectedly'),
+      new Error('Database connection provided by a query runner was already released, cannot continue to use its querying methods anymore.'),
       driverError('57P01', 'terminating connection due to administrator command'),
       driverError('57014', 'canceling statement due to statement timeout'),
     ];
