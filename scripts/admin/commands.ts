@@ -3,6 +3,7 @@ import { verifyAuditCommand } from './audit.commands';
 import { AdminCommand } from './command';
 import { migrateCommand, rotateMasterKeyCommand } from './keys.commands';
 import { addPolicyCommand, listPoliciesCommand } from './policies.commands';
+import { verifyRestoreCommand } from './restore.commands';
 import { setSettingCommand, showSettingsCommand } from './settings.commands';
 import { createApiUserCommand, createOrgCommand, listUsersCommand, lockUserCommand, unlockUserCommand } from './users.commands';
 
@@ -21,4 +22,5 @@ export const COMMANDS: AdminCommand[] = [
   lockUserCommand,
   unlockUserCommand,
   verifyAuditCommand,
+  verifyRestoreCommand,
 ];

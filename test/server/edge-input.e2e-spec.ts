@@ -77,4 +77,12 @@ describe('input refused at the edge', () => {
     const sign = await call('pki', 'POST', '/api/pki/restapi/signCSR', form({ CSR_ID: '99999999999999999999', CA_NAME: 'x' }));
     expect(sign.json.result).toEqual({ status: 'Failed', message: 'CSR_ID must be at most 2147483647' });
   });
+
+  it('a subject value starting with # is stored as text, not read as DER (found by the fuzz campaign)', async () => {
+    const res = await call('pki', 'POST', '/api/pki/restapi/createCSR', form({ CNAME: 'hash.example.test', ORG: '#a', ALG: 'EC', LEN: '256' }));
+    expect(res.status).toBe(200);
+    expect(res.json.result.status).toBe('Success');
+    const rows = await s.dataSource.query(`SELECT id FROM csrs WHERE common_name = 'hash.example.test'`);
+    expect(rows).toHaveLength(1);
+  });
 });
