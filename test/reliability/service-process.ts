@@ -60,6 +60,8 @@ export class ServiceProcess {
 async function signal(child: ChildProcess, name: NodeJS.Signals): Promise<void> {
   const exited = new Promise((r) => child.once('exit', r));
   process.kill(child.pid!, name);
-  const gone = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 15_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  const gone = await Promise.race([exited.then(() => true), new Promise((r) => (timer = setTimeout(() => r(false), 15_000)))]);
+  clearTimeout(timer);
   if (!gone) throw new Error(`vault instance ${child.pid} did not exit on ${name}`);
 }
