@@ -12,6 +12,12 @@ const LEAKS = [
   /is not a constructor|Cannot read propert|undefined is not/i,
 ];
 
+/** A route that serves a file or plain text (an export, a CRL, a PGP key) answered it. */
+export function isFileAnswer(answer: RawAnswer): boolean {
+  const type = String(answer.headers['content-type'] ?? '');
+  return answer.status === 200 && !/json/.test(type) && (Boolean(answer.headers['content-disposition']) || /text\/plain/.test(type));
+}
+
 /** The result status the envelope carries, or undefined when the body is not an envelope. */
 export function resultStatus(json: any): string | undefined {
   const result = json?.operation?.result ?? json?.result;
@@ -27,9 +33,8 @@ export function answerProblems(route: FuzzRoute, method: string, answer: RawAnsw
   const problems: string[] = [];
   if (answer.status >= 500) problems.push(`HTTP ${answer.status}`);
   for (const leak of LEAKS) if (leak.test(answer.text)) problems.push(`leaks ${leak}`);
+  if (isFileAnswer(answer)) return problems;
   const type = String(answer.headers['content-type'] ?? '');
-  const isFile = answer.status === 200 && !/json/.test(type) && (Boolean(answer.headers['content-disposition']) || /text\/plain/.test(type));
-  if (isFile) return problems;
   if (!answer.json || typeof answer.json !== 'object') {
     problems.push(`not a JSON envelope (${type}): ${answer.text.slice(0, 80)}`);
     return problems;
