@@ -33,7 +33,7 @@ export class ServiceProcess {
     child.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
     const healthy = await eventually(async () => {
-      if (child.exitCode !== null) throw new Error('exited');
+      if (hasExited(child)) throw new Error('exited');
       return (await rawRequest(this.url, { method: 'GET', path: '/health' }, 5000)).status === 200;
     }, 120_000);
     if (!healthy) throw new Error(`vault instance on ${this.port} did not start:\n${this.output.slice(-3000)}`);
@@ -42,19 +42,24 @@ export class ServiceProcess {
   /** kill -9: no shutdown hook runs, connections to PostgreSQL just drop. */
   async kill(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
+    if (!child || hasExited(child)) return;
     await signal(child, 'SIGKILL');
   }
 
   async stop(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
+    if (!child || hasExited(child)) return;
     await signal(child, 'SIGTERM');
   }
 
   get log(): string {
     return this.output;
   }
+}
+
+// A process ended by a signal has signalCode set and exitCode null.
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
 }
 
 async function signal(child: ChildProcess, name: NodeJS.Signals): Promise<void> {
