@@ -20,12 +20,14 @@ needs=(
   certbot=certbot         # the ACME server proven with real clients
   lego=lego
   aiosmtpd=python3-aiosmtpd  # a real SMTP server for the expiry notices
+  pg_ctl=postgresql          # the database outage test runs a PostgreSQL server of its own
   "$@"
 )
 
 have() {
   # A Python module, not a command; /usr/bin/python3 because a pyenv shim may shadow Debian's.
   if [ "$1" = aiosmtpd ]; then /usr/bin/python3 -c 'import aiosmtpd' >/dev/null 2>&1; return; fi
+  if [ "$1" = pg_ctl ]; then ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; return; fi
   command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]
 }
 

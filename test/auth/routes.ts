@@ -10,6 +10,9 @@ export interface RouteEntry {
   permission: string;
   /** The secret use a route declares with @SecretPath, if any. */
   secret?: string;
+  /** The controller class and handler method (for tools that read more metadata, e.g. the fuzzer). */
+  controller: Function;
+  handlerName: string;
 }
 
 /** Every route of a Nest app from controller metadata (the production route catalog), as the guard sees it. */
@@ -18,6 +21,8 @@ export function discoverRoutes(app: INestApplication): RouteEntry[] {
     method: r.method,
     path: r.path,
     permission: r.isPublic ? 'PUBLIC' : (r.permission ?? 'MISSING'),
+    controller: r.controller,
+    handlerName: r.handler.name,
     ...secretOf(r.handler),
   }));
 }

@@ -30,6 +30,10 @@ export interface AppConfig {
   sweepIntervalMs: number;
   /** Size of the database connection pool per service. */
   dbPoolSize: number;
+  /** Longest wait for a database connection (a free pool slot or a new connection), ms. */
+  dbConnectTimeoutMs: number;
+  /** Longest a single SQL statement may run before PostgreSQL cancels it, ms (0: no limit). */
+  dbStatementTimeoutMs: number;
   /** text: Nest's lines; json: one JSON object per line, with one line per request. */
   logFormat: LogFormat;
   /** GET /metrics without a token (otherwise the metrics.read permission). */
@@ -88,6 +92,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     unmanagedCertPath: text(env, 'UNMANAGED_CERT_PATH'),
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 20, 1, 500),
+    dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 60_000, 0, 3_600_000),
     logFormat: oneOf(env, 'LOG_FORMAT', ['text', 'json'], 'text') as LogFormat,
     metricsPublic: oneOf(env, 'METRICS_PUBLIC', ['true', 'false'], 'false') === 'true',
     shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { AppError, ErrorCode } from './app-error';
+import { dataErrorMessage, isDatabaseUnavailable } from './driver-errors';
 import { buildEnvelope } from './envelope';
 import { Layout, LAYOUT, OPERATION, OperationMeta } from './operation.decorator';
 import { noteAnswer } from './request-note';
@@ -82,6 +83,14 @@ export function errorAnswer(
     message = `No such operation: ${method} ${path}`;
   } else if (exception instanceof HttpException && exception.getStatus() < 500) {
     message = exception.message;
+  } else if (dataErrorMessage(exception)) {
+    // Input PostgreSQL refused as data: the client's to fix, and nothing was written.
+    message = dataErrorMessage(exception)!;
+    logger.warn(`${method} ${path}: refused by the database as data: ${(exception as Error).message}`);
+  } else if (isDatabaseUnavailable(exception)) {
+    status = 503;
+    message = DATABASE_UNAVAILABLE_MESSAGE;
+    logger.warn(`${method} ${path}: database unavailable: ${(exception as Error)?.message ?? String(exception)}`);
   } else {
     status = 500;
     const id = (errorId = randomUUID());
@@ -91,6 +100,8 @@ export function errorAnswer(
   const body = buildEnvelope({ layout: route.layout, name, status: 'Failed', reply: { message, details }, capitalResult: route.meta?.capitalResult });
   return { status, body, errorId };
 }
+
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable; try again shortly';
 
 function isAuthError(code: ErrorCode): boolean {
   return [ErrorCode.AuthFailed, ErrorCode.HostNotAllowed, ErrorCode.UserLocked, ErrorCode.UserExpired].includes(code);

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { Response } from 'express';
 import { map, Observable } from 'rxjs';
 import { buildEnvelope } from './envelope';
+import { EdgeAwareRequest, refuseUnstorableParams } from './edge-input';
 import { layoutOf, operationOf } from './operation-meta';
 import { FileReply, Reply, TextReply } from './reply';
 import { noteAnswer } from './request-note';
@@ -16,6 +17,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
     const meta = operationOf(this.reflector, context);
     const layout = layoutOf(this.reflector, context, 'vaultA');
     const res = context.switchToHttp().getResponse<Response>();
+    refuseUnstorableParams(context.switchToHttp().getRequest<EdgeAwareRequest>());
     return next.handle().pipe(
       map((value: unknown) => {
         // The original servers answer 200 to every call, POST included (Nest says 201).

@@ -2,6 +2,7 @@ export * from './app-error';
 export * from './envelope';
 export * from './envelope.filter';
 export * from './envelope.interceptor';
+export * from './edge-input';
 export * from './input-data';
 export * from './input.decorator';
 export * from './lenient-json';

@@ -21,7 +21,9 @@ export class CoreModule {
       controllers: [MetricsController, OpenApiController],
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.dbPoolSize)),
+        TypeOrmModule.forRoot(
+          dataSourceOptions(databaseUrl, config.dbPoolSize, { connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs }),
+        ),
         CryptoModule,
         AuditModule,
         GateModule,

@@ -2,7 +2,7 @@ import { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '@app/config';
-import { LeanRoutes, noStoreMiddleware, normalizePathMiddleware, requestBodyMiddleware } from '@app/http';
+import { LeanRoutes, noStoreMiddleware, normalizePathMiddleware, pathEncodingMiddleware, requestBodyMiddleware } from '@app/http';
 import { createLogger, Drain, MetricsService, RequestObserver } from '@app/observability';
 import { TlsMaterial } from './tls';
 
@@ -19,6 +19,7 @@ export async function createApp(module: DynamicModule, config: AppConfig, tls?: 
   express.set('etag', false);
   express.disable('x-powered-by');
   app.use(noStoreMiddleware);
+  app.use(pathEncodingMiddleware);
   app.use(normalizePathMiddleware);
   app.use(requestBodyMiddleware(config.maxFileSize));
   app.get(LeanRoutes).install(app.getHttpServer());

@@ -49,7 +49,8 @@ export class AuthorityRepository {
 
   /** A CA by id (digits) or by name: the public CRL, CA certificate and OCSP routes. */
   findByRef(ref: string): Promise<AuthorityRow | undefined> {
-    return /^\d+$/.test(ref) ? this.findById(Number(ref)) : this.findByName(ref);
+    // More than nine digits is no id (the column is an integer): look it up as a name.
+    return /^\d{1,9}$/.test(ref) ? this.findById(Number(ref)) : this.findByName(ref);
   }
 
   async findById(id: number): Promise<AuthorityRow | undefined> {
