@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 /**
  * The keyed hash chain over audit rows: link(n) = HMAC-SHA256(key, link(n-1) || row n),
  * where row n includes the id of the row sealed before it. Pure; the sealer writes
- * links, the verifier recomputes them.
+ * links (into audit_seals), the verifier recomputes them.
  */
 
 /**
@@ -13,7 +13,7 @@ import { createHmac } from 'node:crypto';
 export const CHAIN_COLUMNS = `id::text AS id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at,
   org_id::text AS org_id, category, operation, outcome, actor_id::text AS actor_id, actor_name, ip, client,
   resource_id::text AS resource_id, resource_name, account_id::text AS account_id, account_name, target,
-  reason, ticket_id, request_id::text AS request_id, description, chain_prev::text AS chain_prev, chain_hash`;
+  reason, ticket_id, request_id::text AS request_id, description`;
 
 export interface ChainRow {
   id: string;
@@ -35,8 +35,6 @@ export interface ChainRow {
   ticket_id: string;
   request_id: string | null;
   description: string;
-  chain_prev: string | null;
-  chain_hash: Buffer | null;
 }
 
 export const CHAIN_KEY_CONTEXT = 'audit_chain.key';
