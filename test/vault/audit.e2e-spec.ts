@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { AuditSealer, AuditWriter, verifyAuditChain } from '@app/audit';
+import { AuditSealer, AuditWriter, CHAIN_COLUMNS, chainLink, loadChainState, verifyAuditChain } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { COMMANDS } from '../../scripts/admin/commands';
 import { createResource } from '../support/factories';
@@ -220,6 +220,19 @@ describe('audit: GET_AUDIT (op 51) and the tamper-evident chain', () => {
       expect(report).toEqual({ ok: true, checked: n, headId: expect.any(String), unsealed: 0 });
       const checkpoints = await s.dataSource.query('SELECT last_audit_id FROM audit_checkpoints');
       expect(checkpoints.length).toBeGreaterThan(0);
+    });
+
+    it('seals any text exactly as chainLink defines it (quotes, backslashes, control characters, non-ASCII)', async () => {
+      const nasty = 'a"b\\c\n\r\t\b\f\u0001\u001f\u007f é 😀 \u2028 </script> null';
+      const id = await new AuditWriter(s.dataSource).record({ category: 'User', operation: 'Odd "Text"', reason: nasty, description: '\\u0041', target: '' });
+      await sealer().sealNow();
+      const [row] = await s.dataSource.query(`SELECT ${CHAIN_COLUMNS} FROM audit a WHERE a.id = $1`, [id]);
+      const [seal] = await s.dataSource.query('SELECT prev_id::text AS prev, hash FROM audit_seals WHERE audit_id = $1', [id]);
+      const [before] = await s.dataSource.query('SELECT hash FROM audit_seals WHERE audit_id = $1', [seal.prev]);
+      const { key } = await loadChainState(s.dataSource, s.vault.get(Keyring));
+      expect(chainLink(key, before.hash, seal.prev, row).equals(seal.hash)).toBe(true);
+      expect((await verify()).ok).toBe(true);
+      await backup();
     });
 
     it('reports the first altered row', async () => {

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Keyring } from '@app/crypto';
-import { CHAIN_COLUMNS, chainLink, ChainRow } from './audit-chain';
+import { chainLinkOfPayload, chainPayloadSql } from './audit-chain';
 import { loadChainState } from './audit-chain-key';
 
 const INTERVAL_MS = 2000;
@@ -110,8 +110,10 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
           'SELECT last_id::text AS last_id, last_hash, sealed_rows::text AS sealed_rows FROM audit_chain WHERE id = 1 FOR UPDATE SKIP LOCKED',
         );
         if (!state) return 0; // another instance is sealing
-        const rows: ChainRow[] = await m.query(
-          `SELECT ${CHAIN_COLUMNS} FROM audit a WHERE a.id > $1 AND a.id <= $2 ORDER BY a.id LIMIT ${BATCH}`,
+        // PostgreSQL builds each row's hashed text, naming the row before it (the head for the first).
+        const rows: { id: string; payload: string }[] = await m.query(
+          `SELECT a.id::text AS id, ${chainPayloadSql('coalesce(lag(a.id) OVER (ORDER BY a.id), $1)')} AS payload
+           FROM audit a WHERE a.id > $1 AND a.id <= $2 ORDER BY a.id LIMIT ${BATCH}`,
           [state.last_id, bound],
         );
         if (rows.length === 0) return 0;
@@ -121,7 +123,7 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
         const prevs: string[] = [];
         const hashes: Buffer[] = [];
         for (const row of rows) {
-          const hash = chainLink(key, prevHash, prevId, row);
+          const hash = chainLinkOfPayload(key, prevHash, row.payload);
           ids.push(row.id);
           prevs.push(prevId);
           hashes.push(hash);
