@@ -235,7 +235,7 @@ const OPERATIONS: [string, string][] = [
   ['Resource', 'Password Retrieved'],
   ['Resource', 'Password Retrieved'],
   ['Resource', 'Password Retrieved'],
-  ['Resource', 'Password Retrieved'],
+  ['Pki', 'Certificate Created'],
   ['Resource', 'Password Changed'],
   ['Resource', 'Password Checked Out'],
   ['Resource', 'Resource Modified'],
