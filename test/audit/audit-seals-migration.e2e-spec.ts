@@ -23,7 +23,8 @@ describe('migration AuditSealsAndCounts', () => {
     const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ('migrated') RETURNING id`);
     const writer = new AuditWriter(ds);
     for (let i = 0; i < 30; i++) await writer.record({ category: i % 3 ? 'Resource' : 'User', operation: `Event ${i}`, orgId: org.id });
-    await new AuditSealer(ds, keyring).sealNow();
+    // Waits for every transaction of the cluster: generous, as other databases share the server.
+    await new AuditSealer(ds, keyring).sealNow(60_000);
     const counts = () => ds.query('SELECT org_id, category, hour::text, rows::int FROM audit_counts ORDER BY 1, 2, 3');
     const before = await counts();
     expect(before.reduce((n: number, c: { rows: number }) => n + c.rows, 0)).toBe(30);
