@@ -30,7 +30,7 @@ describe('migration AuditSealsAndCounts', () => {
     expect(before.reduce((n: number, c: { rows: number }) => n + c.rows, 0)).toBe(30);
 
     // Undone together with any later migration (merged after this one).
-    const applied = async () => (await ds.query(`SELECT 1 FROM migrations WHERE name = 'AuditSealsAndCounts1795243100000'`)).length > 0;
+    const applied = async () => (await ds.query(`SELECT 1 FROM migrations WHERE name = 'AuditSealsAndCounts1795310000000'`)).length > 0;
     while (await applied()) await ds.undoLastMigration({ transaction: 'each' });
     const [{ sealed }] = await ds.query('SELECT count(*)::int AS sealed FROM audit WHERE chain_hash IS NOT NULL AND chain_prev IS NOT NULL');
     expect(sealed).toBe(30);

@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * 48-byte rows instead of rewriting every audit row), and per-hour row counts maintained by the
  * sealer let GET_AUDIT answer an exact total without counting the range.
  */
-export class AuditSealsAndCounts1795243100000 implements MigrationInterface {
-  name = 'AuditSealsAndCounts1795243100000';
+export class AuditSealsAndCounts1795310000000 implements MigrationInterface {
+  name = 'AuditSealsAndCounts1795310000000';
 
   public async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE "audit_seals" ("audit_id" bigint NOT NULL, "prev_id" bigint NOT NULL, "hash" bytea NOT NULL,
