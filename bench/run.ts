@@ -2,7 +2,12 @@ import 'reflect-metadata';
 
 // `npm run bench [-- name ...]`: runs the named benchmarks (default: all) one after the other.
 const BENCHES: Record<string, () => Promise<unknown>> = {
+  seed: async () => (await import('./seed')).main(),
   'password-read': async () => (await import('./password-read')).main(),
+  'resources-list': async () => (await import('./resources-list')).main(),
+  writes: async () => (await import('./writes')).main(),
+  'checkout-cycle': async () => (await import('./checkout-cycle')).main(),
+  'audit-verify': async () => (await import('./audit-verify')).main(),
   'audit-paging': async () => (await import('./audit-paging')).main(),
   'discovery': async () => (await import('./discovery')).main(),
   'cert-sign': async () => (await import('./cert-sign')).main(),

@@ -1,10 +1,11 @@
 import request from 'supertest';
-import { AuditSealer, AuditWriter, verifyAuditChain } from '@app/audit';
+import { AuditSealer, AuditWriter, CHAIN_COLUMNS, chainLink, loadChainState, verifyAuditChain } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { COMMANDS } from '../../scripts/admin/commands';
 import { createResource } from '../support/factories';
 import { createUserWithToken, startTestServices, TestServices } from '../support/app';
 import { Json } from '../support/http';
+import { auditRange } from '../../apps/vault/src/audit/audit-range';
 import { createOrgWithAdmin } from './users-orgs';
 import { adminContext, vaultClient } from './vault-client';
 
@@ -116,16 +117,84 @@ describe('audit: GET_AUDIT (op 51) and the tamper-evident chain', () => {
     });
   });
 
+  describe('totalRows from maintained counts', () => {
+    let org: Awaited<ReturnType<typeof createOrgWithAdmin>>;
+    const exact = async (from: string, to: string) =>
+      Number(
+        (
+          await s.dataSource.query(`SELECT count(*)::int AS n FROM audit WHERE org_id = $1 AND category = 'Resource' AND created_at >= $2 AND created_at < $3`, [
+            org.orgId,
+            from,
+            to,
+          ])
+        )[0].n,
+      );
+    beforeAll(async () => {
+      org = await createOrgWithAdmin(s, 'counted-org');
+      // Rows every 7 minutes over two days, so ranges cut hours and days at odd places.
+      await s.dataSource.query(
+        `INSERT INTO audit (org_id, category, operation, outcome, created_at)
+         SELECT $1, 'Resource', 'Counted', 'Success', timestamptz '2026-03-01 00:03:00+00' + i * interval '7 minutes' FROM generate_series(0, 411) i`,
+        [org.orgId],
+      );
+      await s.vault.get(AuditSealer).sealNow();
+      // And some not sealed yet: the reader counts those above the chain head itself.
+      await s.dataSource.query(
+        `INSERT INTO audit (org_id, category, operation, outcome, created_at)
+         SELECT $1, 'Resource', 'Late', 'Success', timestamptz '2026-03-01 10:00:00+00' + i * interval '1 hour' FROM generate_series(0, 9) i`,
+        [org.orgId],
+      );
+    });
+
+    it.each([
+      ['2026-03-01', '2026-03-01'],
+      ['2026-03-01 00:00', '2026-03-02 23:59'],
+      ['2026-03-01 05:17', '2026-03-01 05:45'],
+      ['2026-03-01 05:17', '2026-03-02 18:01:30'],
+      ['2026-03-01 10:00', '2026-03-01 11:00'],
+      ['2026-02-20', '2026-03-10'],
+    ])('FROMDATE %s TODATE %s: the exact count', async (from, to) => {
+      const res = await request(s.vaultUrl).get('/restapi/json/v1/audit').set('AUTHTOKEN', org.token).query({ AUDITTYPE: 'Resource', FROMDATE: from, TODATE: to, LIMIT: '1' });
+      const range = auditRange(undefined, from, to);
+      expect(res.body.operation.totalRows).toBe(await exact(range.from!.toISOString(), range.to!.toISOString()));
+      expect(res.body.operation.totalRows).toBeGreaterThan(0);
+    });
+
+    it('without a range: every row of the organisation, sealed or not', async () => {
+      const res = await request(s.vaultUrl).get('/restapi/json/v1/audit').set('AUTHTOKEN', org.token).query({ AUDITTYPE: 'Resource', LIMIT: '1' });
+      expect(res.body.operation.totalRows).toBe(await exact('-infinity', 'infinity'));
+      expect(res.body.operation.totalRows).toBe(412 + 10);
+    });
+
+    it('the counts cover exactly the sealed rows', async () => {
+      await s.vault.get(AuditSealer).sealNow();
+      const counted = await s.dataSource.query(
+        `SELECT org_id, category, hour::text, rows::int FROM audit_counts WHERE org_id = $1 ORDER BY hour`,
+        [org.orgId],
+      );
+      const actual = await s.dataSource.query(
+        `SELECT org_id, category, floor(extract(epoch FROM created_at) / 3600)::bigint::text AS hour, count(*)::int AS rows
+         FROM audit WHERE org_id = $1 GROUP BY 1, 2, 3 ORDER BY 3`,
+        [org.orgId],
+      );
+      expect(counted).toEqual(actual);
+    });
+  });
+
   describe('hash chain', () => {
     const sealer = () => s.vault.get(AuditSealer);
     const verify = () => verifyAuditChain(s.dataSource, s.vault.get(Keyring));
     const backup = async () => {
       await s.dataSource.query('DROP TABLE IF EXISTS audit_backup');
       await s.dataSource.query('CREATE TABLE audit_backup AS SELECT * FROM audit');
+      await s.dataSource.query('DROP TABLE IF EXISTS audit_seals_backup');
+      await s.dataSource.query('CREATE TABLE audit_seals_backup AS SELECT * FROM audit_seals');
     };
     const restore = async () => {
       await s.dataSource.query('DELETE FROM audit');
       await s.dataSource.query('INSERT INTO audit SELECT * FROM audit_backup');
+      await s.dataSource.query('DELETE FROM audit_seals');
+      await s.dataSource.query('INSERT INTO audit_seals SELECT * FROM audit_seals_backup');
     };
 
     beforeAll(async () => {
@@ -144,13 +213,26 @@ describe('audit: GET_AUDIT (op 51) and the tamper-evident chain', () => {
     afterEach(restore);
 
     it('seals every committed row in id order; the intact chain verifies', async () => {
-      const [{ unsealed }] = await s.dataSource.query('SELECT count(*)::int AS unsealed FROM audit WHERE chain_hash IS NULL');
+      const [{ unsealed }] = await s.dataSource.query('SELECT count(*)::int AS unsealed FROM audit a WHERE NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.audit_id = a.id)');
       expect(unsealed).toBe(0);
       const report = await verify();
       const [{ n }] = await s.dataSource.query('SELECT count(*)::int AS n FROM audit');
       expect(report).toEqual({ ok: true, checked: n, headId: expect.any(String), unsealed: 0 });
       const checkpoints = await s.dataSource.query('SELECT last_audit_id FROM audit_checkpoints');
       expect(checkpoints.length).toBeGreaterThan(0);
+    });
+
+    it('seals any text exactly as chainLink defines it (quotes, backslashes, control characters, non-ASCII)', async () => {
+      const nasty = 'a"b\\c\n\r\t\b\f\u0001\u001f\u007f é 😀 \u2028 </script> null';
+      const id = await new AuditWriter(s.dataSource).record({ category: 'User', operation: 'Odd "Text"', reason: nasty, description: '\\u0041', target: '' });
+      await sealer().sealNow();
+      const [row] = await s.dataSource.query(`SELECT ${CHAIN_COLUMNS} FROM audit a WHERE a.id = $1`, [id]);
+      const [seal] = await s.dataSource.query('SELECT prev_id::text AS prev, hash FROM audit_seals WHERE audit_id = $1', [id]);
+      const [before] = await s.dataSource.query('SELECT hash FROM audit_seals WHERE audit_id = $1', [seal.prev]);
+      const { key } = await loadChainState(s.dataSource, s.vault.get(Keyring));
+      expect(chainLink(key, before.hash, seal.prev, row).equals(seal.hash)).toBe(true);
+      expect((await verify()).ok).toBe(true);
+      await backup();
     });
 
     it('reports the first altered row', async () => {
@@ -165,8 +247,8 @@ describe('audit: GET_AUDIT (op 51) and the tamper-evident chain', () => {
       );
       await s.dataSource.query(`INSERT INTO audit (id, org_id, category, operation, outcome) VALUES ($1, 1, 'User', 'Forged', 'Success')`, [gap.id]);
       expect((await verify()).problem).toMatchObject({ kind: 'inserted', id: String(gap.id) });
-      const [prev] = await s.dataSource.query('SELECT id, chain_hash FROM audit WHERE id < $1 ORDER BY id DESC LIMIT 1', [gap.id]);
-      await s.dataSource.query(`UPDATE audit SET chain_prev = $2, chain_hash = $3 WHERE id = $1`, [gap.id, prev.id, prev.chain_hash]);
+      const [prev] = await s.dataSource.query('SELECT audit_id AS id, hash FROM audit_seals WHERE audit_id < $1 ORDER BY audit_id DESC LIMIT 1', [gap.id]);
+      await s.dataSource.query(`INSERT INTO audit_seals (audit_id, prev_id, hash) VALUES ($1, $2, $3)`, [gap.id, prev.id, prev.hash]);
       expect((await verify()).problem).toEqual({ kind: 'inserted', id: String(gap.id), message: `row ${gap.id} was inserted (the chain skips it)` });
     });
 
@@ -188,13 +270,45 @@ describe('audit: GET_AUDIT (op 51) and the tamper-evident chain', () => {
         const late = await new AuditWriter(s.dataSource).record({ category: 'User', operation: 'Fast Writer' });
         expect(BigInt(late)).toBeGreaterThan(BigInt(early));
         await expect(sealer().sealNow(300)).rejects.toThrow('still in flight');
-        const [fast] = await s.dataSource.query('SELECT chain_hash FROM audit WHERE id = $1', [late]);
-        expect(fast.chain_hash).toBeNull();
+        expect(await s.dataSource.query('SELECT 1 FROM audit_seals WHERE audit_id = $1', [late])).toEqual([]);
         await runner.commitTransaction();
         await sealer().sealNow();
-        const rows = await s.dataSource.query('SELECT id::text, chain_prev::text FROM audit WHERE id IN ($1, $2) ORDER BY id', [early, late]);
-        expect(rows).toEqual([expect.objectContaining({ id: early }), { id: late, chain_prev: early }]);
+        const rows = await s.dataSource.query('SELECT audit_id::text AS id, prev_id::text AS prev FROM audit_seals WHERE audit_id IN ($1, $2) ORDER BY audit_id', [early, late]);
+        expect(rows).toEqual([expect.objectContaining({ id: early }), { id: late, prev: early }]);
         expect((await verify()).ok).toBe(true);
+      } finally {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        await runner.release();
+      }
+      await backup();
+    });
+
+    it('never skips a row whose transaction stays open across sealer runs and then commits', async () => {
+      const tick = () => (sealer() as unknown as { tick(): Promise<void> }).tick();
+      const writer = new AuditWriter(s.dataSource);
+      const runner = s.dataSource.createQueryRunner();
+      await runner.startTransaction();
+      try {
+        const held = await writer.record({ category: 'User', operation: 'Held Open' }, runner.manager);
+        for (let i = 0; i < 4; i++) {
+          await writer.record({ category: 'User', operation: `Written While Held ${i}` });
+          await tick();
+        }
+        const [{ head }] = await s.dataSource.query('SELECT last_id::text AS head FROM audit_chain');
+        expect(BigInt(head)).toBeLessThan(BigInt(held));
+        await runner.commitTransaction();
+        for (let i = 0; i < 3; i++) await tick();
+        await sealer().sealNow();
+        const [seal] = await s.dataSource.query('SELECT prev_id::text AS prev FROM audit_seals WHERE audit_id = $1', [held]);
+        expect(seal).toBeDefined();
+        const lines: string[] = [];
+        const log = jest.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
+        try {
+          await COMMANDS.find((c) => c.name === 'verify-audit')!.run(adminContext(s), {});
+        } finally {
+          log.mockRestore();
+        }
+        expect(lines.pop()).toMatch(/^OK: \d+ sealed rows intact up to audit id \d+; 0 newer rows not sealed yet\.$/);
       } finally {
         if (runner.isTransactionActive) await runner.rollbackTransaction();
         await runner.release();

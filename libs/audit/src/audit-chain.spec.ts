@@ -3,7 +3,7 @@ import { chainLink, ChainRow, genesisHash } from './audit-chain';
 const row: ChainRow = {
   id: '42', at: '1795242213434000', org_id: '1', category: 'Resource', operation: 'Password Retrieved', outcome: 'Success',
   actor_id: '7', actor_name: 'alice', ip: '10.0.0.1', client: 'curl', resource_id: '3', resource_name: 'db', account_id: '4',
-  account_name: 'root', target: '', reason: 'ticket 9', ticket_id: '', request_id: null, description: '', chain_prev: '41', chain_hash: null,
+  account_name: 'root', target: '', reason: 'ticket 9', ticket_id: '', request_id: null, description: '',
 };
 const key = Buffer.alloc(32, 1);
 
@@ -14,7 +14,7 @@ describe('audit chain link', () => {
     expect(chainLink(Buffer.alloc(32, 2), prev, '41', row).equals(chainLink(key, prev, '41', row))).toBe(false);
   });
 
-  it.each(Object.keys(row).filter((k) => k !== 'chain_hash' && k !== 'chain_prev'))('changes when %s changes', (field) => {
+  it.each(Object.keys(row))('changes when %s changes', (field) => {
     const prev = genesisHash(key);
     const changed = { ...row, [field]: (row as unknown as Record<string, string | null>)[field] === null ? '1' : 'x' };
     expect(chainLink(key, prev, '41', changed).equals(chainLink(key, prev, '41', row))).toBe(false);

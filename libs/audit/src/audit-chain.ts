@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 /**
  * The keyed hash chain over audit rows: link(n) = HMAC-SHA256(key, link(n-1) || row n),
  * where row n includes the id of the row sealed before it. Pure; the sealer writes
- * links, the verifier recomputes them.
+ * links (into audit_seals), the verifier recomputes them.
  */
 
 /**
@@ -13,7 +13,7 @@ import { createHmac } from 'node:crypto';
 export const CHAIN_COLUMNS = `id::text AS id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at,
   org_id::text AS org_id, category, operation, outcome, actor_id::text AS actor_id, actor_name, ip, client,
   resource_id::text AS resource_id, resource_name, account_id::text AS account_id, account_name, target,
-  reason, ticket_id, request_id::text AS request_id, description, chain_prev::text AS chain_prev, chain_hash`;
+  reason, ticket_id, request_id::text AS request_id, description`;
 
 export interface ChainRow {
   id: string;
@@ -35,8 +35,6 @@ export interface ChainRow {
   ticket_id: string;
   request_id: string | null;
   description: string;
-  chain_prev: string | null;
-  chain_hash: Buffer | null;
 }
 
 export const CHAIN_KEY_CONTEXT = 'audit_chain.key';
@@ -52,7 +50,30 @@ export function chainLink(key: Buffer, prevHash: Buffer, prevId: string, row: Ch
     row.ip, row.client, row.resource_id, row.resource_name, row.account_id, row.account_name, row.target,
     row.reason, row.ticket_id, row.request_id, row.description,
   ];
-  return createHmac('sha256', key).update(prevHash).update(JSON.stringify(fields)).digest();
+  return chainLinkOfPayload(key, prevHash, JSON.stringify(fields));
+}
+
+export function chainLinkOfPayload(key: Buffer, prevHash: Buffer, payload: string): Buffer {
+  return createHmac('sha256', key).update(prevHash).update(payload).digest();
+}
+
+/**
+ * The text chainLink hashes, built by PostgreSQL for audit row `a` sealed after row `prev`:
+ * to_json escapes text exactly as JSON.stringify does (the short escapes, other control
+ * characters as lower-case \u00xx, nothing else), so the verifier receives one string per row
+ * instead of twenty fields. A mismatch is re-checked with chainLink before it is reported.
+ */
+export function chainPayloadSql(prev: string): string {
+  // Digits need no escaping: quoting them directly saves most of the to_json calls.
+  const number = (e: string) => `coalesce('"' || ${e} || '"', 'null')`;
+  const text = (e: string) => `coalesce(to_json(${e})::text, 'null')`;
+  const fields = [
+    number('a.id'), number(prev), number('(extract(epoch FROM a.created_at) * 1000000)::bigint'), number('a.org_id'), text('a.category'),
+    text('a.operation'), text('a.outcome'), number('a.actor_id'), text('a.actor_name'), text('a.ip'), text('a.client'), number('a.resource_id'),
+    text('a.resource_name'), number('a.account_id'), text('a.account_name'), text('a.target'), text('a.reason'), text('a.ticket_id'),
+    number('a.request_id'), text('a.description'),
+  ];
+  return `'[' || ${fields.join(` || ',' || `)} || ']'`;
 }
 
 export type ChainProblemKind = 'altered' | 'inserted' | 'removed';

@@ -1,11 +1,11 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Keyring } from '@app/crypto';
-import { CHAIN_COLUMNS, chainLink, ChainRow } from './audit-chain';
+import { chainLinkOfPayload, chainPayloadSql } from './audit-chain';
 import { loadChainState } from './audit-chain-key';
 
 const INTERVAL_MS = 2000;
-const BATCH = 2000;
+const BATCH = 5000;
 /** A checkpoint every this many sealed rows, and on the first sealing after a quiet spell. */
 const CHECKPOINT_EVERY = 1000;
 const QUIET_SPELL = '5 minutes';
@@ -18,13 +18,15 @@ interface Horizon {
 
 /**
  * Seals committed audit rows into the hash chain, in id order, in the background, so the
- * request path (the password read) only inserts its row.
+ * request path (the password read) only inserts its row. Links go to the narrow audit_seals
+ * table (audit rows are never rewritten), and the per-hour audit_counts move with the head.
  *
  * Ids are drawn before commit, so id n+1 can commit before id n. The audit id default takes
  * the writer's xid before it draws the id (migration AuditChainAndGroups): after reading the
  * sequence's last value B and then the list of running transactions R, every row with
  * id <= B belongs to a transaction that has finished or is in R. Once all of R have finished,
- * rows up to B are final (a gap is a rollback) and can be sealed. One instance seals at a
+ * rows up to B are final (a gap is a rollback) and can be sealed. "Finished" is judged by
+ * snapshot visibility, not commit status (see finished()). One instance seals at a
  * time (the chain row is locked FOR UPDATE SKIP LOCKED).
  */
 @Injectable()
@@ -87,10 +89,14 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
     return { bound, running: snap.running };
   }
 
+  // Finished means visible to every snapshot taken from now on: committed (or rolled back) AND
+  // gone from the running list. pg_xact_status says "committed" earlier than that (a commit
+  // waiting for a synchronous standby is still running for every snapshot), and sealing past
+  // such a row would skip it forever.
   private async finished(horizon: Horizon): Promise<boolean> {
     if (horizon.running.length === 0) return true;
     const [row] = await this.dataSource.query(
-      `SELECT bool_and(pg_xact_status(x::xid8) IS DISTINCT FROM 'in progress') AS done FROM unnest($1::text[]) x`,
+      `SELECT bool_and(pg_visible_in_snapshot(x::xid8, pg_current_snapshot())) AS done FROM unnest($1::text[]) x`,
       [horizon.running],
     );
     return row.done !== false;
@@ -104,8 +110,10 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
           'SELECT last_id::text AS last_id, last_hash, sealed_rows::text AS sealed_rows FROM audit_chain WHERE id = 1 FOR UPDATE SKIP LOCKED',
         );
         if (!state) return 0; // another instance is sealing
-        const rows: ChainRow[] = await m.query(
-          `SELECT ${CHAIN_COLUMNS} FROM audit a WHERE a.id > $1 AND a.id <= $2 ORDER BY a.id LIMIT ${BATCH}`,
+        // PostgreSQL builds each row's hashed text, naming the row before it (the head for the first).
+        const rows: { id: string; payload: string }[] = await m.query(
+          `SELECT a.id::text AS id, ${chainPayloadSql('coalesce(lag(a.id) OVER (ORDER BY a.id), $1)')} AS payload
+           FROM audit a WHERE a.id > $1 AND a.id <= $2 ORDER BY a.id LIMIT ${BATCH}`,
           [state.last_id, bound],
         );
         if (rows.length === 0) return 0;
@@ -115,17 +123,25 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
         const prevs: string[] = [];
         const hashes: Buffer[] = [];
         for (const row of rows) {
-          const hash = chainLink(key, prevHash, prevId, row);
+          const hash = chainLinkOfPayload(key, prevHash, row.payload);
           ids.push(row.id);
           prevs.push(prevId);
           hashes.push(hash);
           prevId = row.id;
           prevHash = hash;
         }
+        await m.query('INSERT INTO audit_seals (audit_id, prev_id, hash) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bytea[])', [
+          ids,
+          prevs,
+          hashes,
+        ]);
+        // The counts cover exactly the sealed rows: a reader adds the rows above the head itself.
         await m.query(
-          `UPDATE audit a SET chain_prev = v.prev, chain_hash = v.hash
-           FROM unnest($1::bigint[], $2::bigint[], $3::bytea[]) AS v(id, prev, hash) WHERE a.id = v.id`,
-          [ids, prevs, hashes],
+          `INSERT INTO audit_counts (org_id, category, hour, rows)
+           SELECT org_id, category, floor(extract(epoch FROM created_at) / 3600)::bigint, count(*) FROM audit
+           WHERE id > $1 AND id <= $2 AND org_id IS NOT NULL GROUP BY 1, 2, 3
+           ON CONFLICT (org_id, category, hour) DO UPDATE SET rows = audit_counts.rows + excluded.rows`,
+          [state.last_id, prevId],
         );
         const before = BigInt(state.sealed_rows);
         const after = before + BigInt(rows.length);

@@ -1,5 +1,6 @@
 export * from './audit-chain';
 export * from './audit-chain-key';
+export * from './audit-counts';
 export * from './audit-event';
 export * from './audit-sealer';
 export * from './audit-verifier';

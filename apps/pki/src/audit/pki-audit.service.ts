@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Actor } from '@app/audit';
+import { Actor, countAuditRows } from '@app/audit';
 import { listReply, Reply } from '@app/http';
 import { pkiTime } from '../../../../libs/pki/src/key-vault';
 import { PkiAuditQueryDto } from './pki-audit.dto';
@@ -24,13 +24,13 @@ export class PkiAuditService {
   async list(actor: Actor, query: PkiAuditQueryDto): Promise<Reply> {
     const limit = query.LIMIT ?? DEFAULT_LIMIT;
     const offset = Math.max(0, (query.STARTINDEX ?? 1) - 1);
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       this.dataSource.query(
         `SELECT id, operation, description, target, actor_name, created_at FROM audit
          WHERE org_id = $1 AND category = 'Pki' ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
         [actor.orgId, limit, offset],
       ) as Promise<AuditRow[]>,
-      this.dataSource.query(`SELECT count(*)::int AS total FROM audit WHERE org_id = $1 AND category = 'Pki'`, [actor.orgId]),
+      countAuditRows(this.dataSource, actor.orgId, 'Pki', null, null),
     ]);
     return listReply('Audit details fetched successfully', rows.map(auditRecord), total);
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Actor } from '@app/audit';
+import { Actor, countAuditRows } from '@app/audit';
 import { AppError, listReply, Reply } from '@app/http';
 import { auditTime } from '../common/format';
 import { AuditQueryDto } from './audit.dto';
@@ -8,8 +8,8 @@ import { auditRange } from './audit-range';
 
 const DEFAULT_LIMIT = 100;
 
-// Both queries run on the (org_id, category, created_at, id) index: the page's ids come from
-// the index alone (newest first), then only those rows are read.
+// The page runs on the (org_id, category, created_at, id) index: its ids come from the index
+// alone (newest first), then only those rows are read. totalRows comes from maintained counts.
 const FILTER = `org_id = $1 AND category = $2 AND created_at >= $3 AND created_at < $4`;
 const PAGE = `WITH page AS (
     SELECT id FROM audit WHERE ${FILTER} AND ($7::bigint IS NULL OR (created_at, id) < (SELECT b.created_at, b.id FROM audit b WHERE b.id = $7 AND b.org_id = $1))
@@ -17,7 +17,6 @@ const PAGE = `WITH page AS (
   SELECT a.id::text AS id, a.created_at, a.resource_name, a.account_name, a.operation, a.outcome, a.actor_name, a.ip, a.client,
          a.target, a.reason, a.description
   FROM audit a JOIN page USING (id) ORDER BY a.created_at DESC, a.id DESC`;
-const COUNT = `SELECT count(*)::bigint::text AS n FROM audit WHERE ${FILTER}`;
 
 /** GET_AUDIT (op 51): one organisation's audit trail of one type, newest first. */
 @Injectable()
@@ -31,11 +30,11 @@ export class AuditReader {
     if (before !== null && !/^\d{1,18}$/.test(before)) throw AppError.invalid('BEFOREID must be an AUDITID');
     const bounds = [actor.orgId, category, range.from ?? '-infinity', range.to ?? 'infinity'];
     const offset = before === null ? (query.STARTINDEX ?? 0) : 0;
-    const [rows, [count]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       this.dataSource.query(PAGE, [...bounds, offset, query.LIMIT ?? DEFAULT_LIMIT, before]),
-      this.dataSource.query(COUNT, bounds),
+      countAuditRows(this.dataSource, actor.orgId, category, range.from, range.to),
     ]);
-    return listReply('Audit details fetched successfully', rows.map(category === 'User' ? userEntry : resourceEntry), Number(count.n));
+    return listReply('Audit details fetched successfully', rows.map(category === 'User' ? userEntry : resourceEntry), total);
   }
 }
 

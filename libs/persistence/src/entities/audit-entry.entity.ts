@@ -1,8 +1,8 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * One row per audited event, written in the same transaction as the change it records.
- * `chainHash` is filled later, in id order, by the background sealer (tamper evidence).
+ * The background sealer links it into the hash chain later, in id order (AuditSeal).
  */
 @Entity('audit')
 @Index('audit_org_category_created_id', ['orgId', 'category', 'createdAt', 'id'])
@@ -30,9 +30,24 @@ export class AuditEntry {
   @Column({ type: 'text', default: '' }) ticketId!: string;
   @Column({ type: 'int', nullable: true }) requestId!: number | null;
   @Column({ type: 'text', default: '' }) description!: string;
-  @Column({ type: 'bytea', nullable: true }) chainHash!: Buffer | null;
+}
+
+/** The chain link of one sealed audit row: kept apart so sealing never rewrites the wide audit row. */
+@Entity('audit_seals')
+export class AuditSeal {
+  @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_audit_seals' }) auditId!: string;
   /** Id of the row sealed just before this one (0 for the first). */
-  @Column({ type: 'bigint', nullable: true }) chainPrev!: string | null;
+  @Column({ type: 'bigint' }) prevId!: string;
+  @Column({ type: 'bytea' }) hash!: Buffer;
+}
+
+/** Sealed audit rows per organisation, category and hour since the epoch: exact totals without counting. */
+@Entity('audit_counts')
+export class AuditCount {
+  @PrimaryColumn({ type: 'int', primaryKeyConstraintName: 'PK_audit_counts' }) orgId!: number;
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'PK_audit_counts' }) category!: string;
+  @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_audit_counts' }) hour!: string;
+  @Column({ type: 'bigint' }) rows!: string;
 }
 
 /** Periodic signed points of the audit hash chain, so a verifier can start mid-way. */

@@ -2,7 +2,7 @@ import { AccessControl } from './access-control.entity';
 import { AcmeAccount, AcmeAuthorization, AcmeChallenge, AcmeEabKey, AcmeNonce, AcmeOrder, AcmeProfile } from './acme.entity';
 import { Account } from './account.entity';
 import { ApiToken } from './api-token.entity';
-import { AuditCheckpoint, AuditEntry } from './audit-entry.entity';
+import { AuditCheckpoint, AuditCount, AuditEntry, AuditSeal } from './audit-entry.entity';
 import { CertificateAuthority } from './certificate-authority.entity';
 import { CertificateEndpoint } from './certificate-endpoint.entity';
 import { Certificate } from './certificate.entity';
@@ -64,7 +64,7 @@ export const ENTITIES = [
   Organization, User, ApiToken, UserGroup, UserGroupMember, PasswordPolicyRow,
   Resource, Account, PasswordHistory, CustomField, StoredFile, Share,
   ResourceGroup, ResourceGroupMember, AccessControl, PasswordRequest, Setting,
-  AuditEntry, AuditCheckpoint, DataKey, SshKey, SshResource, SshUser, SshKeyAssociation,
+  AuditEntry, AuditCheckpoint, AuditSeal, AuditCount, DataKey, SshKey, SshResource, SshUser, SshKeyAssociation,
   KeyVaultKey, CertificateAuthority, Certificate, CertificateEndpoint, Csr,
   DeploymentTarget, PgpKey, Job, UnmanagedCertImport, CertificateExpiryNotice,
   AcmeProfile, AcmeEabKey, AcmeNonce, AcmeAccount, AcmeOrder, AcmeAuthorization, AcmeChallenge,

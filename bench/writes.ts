@@ -1,0 +1,100 @@
+import 'reflect-metadata';
+import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { readSeed, SeedInfo } from './seed-data';
+import { startServer, stopServer } from './support';
+
+// Resource creation and password change on the seeded data (npm run bench -- seed): the full
+// server beside a minimal node:http + pg program doing the same insert/update plus audit row.
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+interface Figure {
+  operation: string;
+  program: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export async function main(): Promise<Figure[]> {
+  const seed = readSeed();
+  const env = { DATABASE_URL: seed.databaseUrl, MASTER_KEY: seed.masterKey, DB_POOL_SIZE: '20' };
+  const run = randomBytes(3).toString('hex');
+  const figures: Figure[] = [];
+  for (const [program, script] of [
+    ['plain node:http + pg', 'plain-writer.js'],
+    ['full server', 'full-server.js'],
+  ]) {
+    const { port, child } = await startServer(script, env);
+    try {
+      const base = `http://127.0.0.1:${port}/restapi/json/v1/resources`;
+      for (const [operation, request] of [
+        ['create resource', creations(`${run}-${script.slice(0, 5)}`)],
+        ['change password', changes(seed)],
+      ] as const) {
+        await load(base, seed.admin.token, request, 2);
+        const r = await load(base, seed.admin.token, request, SECONDS);
+        figures.push({ operation, program, ...r });
+      }
+    } finally {
+      await stopServer(child);
+    }
+  }
+  console.table(figures);
+  for (const operation of ['create resource', 'change password']) {
+    const [plain, full] = figures.filter((f) => f.operation === operation);
+    console.log(`${operation}: full/plain ${(full.rps / plain.rps).toFixed(2)}`);
+  }
+  return figures;
+}
+
+type Next = () => { method: 'POST' | 'PUT'; path: string; body: string };
+
+function form(details: Record<string, string>): string {
+  return `INPUT_DATA=${encodeURIComponent(JSON.stringify({ operation: { Details: details } }))}`;
+}
+
+function creations(prefix: string): Next {
+  let n = 0;
+  return () => {
+    n += 1;
+    const name = `bench-${prefix}-${n}`;
+    return { method: 'POST', path: '', body: form({ RESOURCENAME: name, RESOURCETYPE: 'Linux', ACCOUNTNAME: 'root', PASSWORD: `Bench-Pw-${n}-Xy9!long` }) };
+  };
+}
+
+/** Rotates over many accounts so that changes do not queue on one row. */
+function changes(seed: SeedInfo): Next {
+  const pairs = seed.users.flatMap((u) => u.own);
+  let n = 0;
+  return () => {
+    const [rid, aid] = pairs[n++ % pairs.length];
+    return { method: 'PUT', path: `/${rid}/accounts/${aid}/password`, body: form({ NEWPASSWORD: `Changed-Pw-${n}-Xy9!long`, REASON: 'bench' }) };
+  };
+}
+
+async function load(base: string, token: string, next: Next, seconds: number): Promise<Omit<Figure, 'operation' | 'program'>> {
+  let failed = 0;
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { AUTHTOKEN: token, 'Content-Type': 'application/x-www-form-urlencoded' },
+    requests: [
+      {
+        setupRequest: (req) => {
+          const r = next();
+          return { ...req, method: r.method, path: `/restapi/json/v1/resources${r.path}`, body: r.body };
+        },
+        // Both programs answer a refusal with 200 and a Failed status: count those too.
+        onResponse: (_status, body) => {
+          if (!body.includes('"Success"')) failed += 1;
+        },
+      },
+    ],
+  });
+  const bad = result.errors + result.timeouts + result.non2xx + failed;
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: bad };
+}
