@@ -3,7 +3,8 @@ import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
+import { GroupFunctionsPlpgsql1795243200000 } from '../migrations/1795243200000-GroupFunctionsPlpgsql';
 import { hashToken, Keyring, newApiToken, parseKeyMaterial } from '@app/crypto';
 import { resourceVisibleSql, underAccessControlSql } from '@app/gate';
 import { createDataSource, runMigrations } from '@app/persistence';
@@ -27,6 +28,9 @@ const PROGRAMS: [string, string][] = [
   ['one statement', 'one-statement-server.js'],
   ['full server', 'full-server.js'],
 ];
+// BENCH_BEFORE=1 also runs the full server with the SQL group functions it had before
+// GroupFunctionsPlpgsql, first, so that the run shows what that change bought.
+const BEFORE: [string, string] = ['full, SQL group functions', 'full-server.js'];
 
 interface Figures {
   name: string;
@@ -62,7 +66,12 @@ export async function main(): Promise<Figures[]> {
     await watcher.connect();
     const results: Figures[] = [];
     try {
-      for (const [name, script] of PROGRAMS.filter(([n, s]) => !ONLY || ONLY.some((o) => s.startsWith(o) || n === o))) {
+      const programs = PROGRAMS.filter(([n, s]) => !ONLY || ONLY.some((o) => s.startsWith(o) || n === o));
+      if (process.env.BENCH_BEFORE) programs.splice(programs.length - 1, 0, BEFORE);
+      for (const [name, script] of programs) {
+        const migration = new GroupFunctionsPlpgsql1795243200000();
+        const runner = { query: (sql: string) => watcher.query(sql) } as unknown as QueryRunner;
+        await (name === BEFORE[0] ? migration.down(runner) : migration.up(runner));
         const { port, child } = await startServer(script, env);
         try {
           const base = `http://127.0.0.1:${port}`;
@@ -253,7 +262,8 @@ function print(results: Figures[], pairs: number): void {
     );
   }
   const by = (name: string) => results.find((r) => r.name.startsWith(name));
-  const [plain, one, full] = [by('plain'), by('one'), by('full')];
+  const [plain, one, full, before] = [by('plain'), by('one'), by('full server'), by(BEFORE[0])];
+  if (before && one) console.log(`ratio full (SQL group functions)/one-statement: ${(before.rps / one.rps).toFixed(2)}`);
   if (full && one) console.log(`ratio full/one-statement: ${(full.rps / one.rps).toFixed(2)}`);
   if (full && plain) console.log(`ratio full/plain: ${(full.rps / plain.rps).toFixed(2)}`);
   if (one && plain) console.log(`ratio one-statement/plain: ${(one.rps / plain.rps).toFixed(2)}`);
