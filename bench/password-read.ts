@@ -72,10 +72,13 @@ export async function main(): Promise<Figures[]> {
         const migration = new GroupFunctionsPlpgsql1795243200000();
         const runner = { query: (sql: string) => watcher.query(sql) } as unknown as QueryRunner;
         await (name === BEFORE[0] ? migration.down(runner) : migration.up(runner));
-        const { port, child } = await startServer(script, env);
+        // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each full server (written when it stops).
+        const profile: Record<string, string> = process.env.BENCH_CPU_PROF && script === 'full-server.js' ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {};
+        const { port, child } = await startServer(script, { ...env, ...profile });
         try {
           const base = `http://127.0.0.1:${port}`;
           await load(base, targets, 2); // warm-up: JIT, prepared statements, pool
+          if (script === 'full-server.js') await sealed(watcher);
           const before = await cpuSample(watcher, child.pid!);
           const figures = await load(base, targets, SECONDS);
           const after = await cpuSample(watcher, child.pid!);
@@ -227,6 +230,19 @@ async function load(base: string, targets: Target[], seconds: number): Promise<O
     refused: result.non2xx,
     total: result['2xx'] + result.non2xx,
   };
+}
+
+/**
+ * Waits until the full server's sealer has caught up with the rows earlier programs left,
+ * so that each full server measured seals only its own rows (steady state).
+ */
+async function sealed(watcher: Client): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const { rows } = await watcher.query('SELECT coalesce((SELECT max(id) FROM audit), 0) <= (SELECT last_id FROM audit_chain WHERE id = 1) AS done');
+    if (rows[0]?.done) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('The audit sealer did not catch up within 2 minutes');
 }
 
 /** CPU ticks so far of the program and of each PostgreSQL backend serving its database. */
