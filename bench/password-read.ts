@@ -73,8 +73,8 @@ export async function main(): Promise<Figures[]> {
         const runner = { query: (sql: string) => watcher.query(sql) } as unknown as QueryRunner;
         await (name === BEFORE[0] ? migration.down(runner) : migration.up(runner));
         // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each full server (written when it stops).
-        const profile: Record<string, string> = process.env.BENCH_CPU_PROF && script === 'full-server.js' ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {};
-        const { port, child } = await startServer(script, { ...env, ...profile });
+        const profile = process.env.BENCH_CPU_PROF && script === 'full-server.js' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+        const { port, child } = await startServer(script, env, profile);
         try {
           const base = `http://127.0.0.1:${port}`;
           await load(base, targets, 2); // warm-up: JIT, prepared statements, pool
