@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { DataSource, QueryRunner } from 'typeorm';
-import { GroupFunctionsPlpgsql1795243200000 } from '../migrations/1795243200000-GroupFunctionsPlpgsql';
+import { GroupFunctionsPlpgsql1795300100000 } from '../migrations/1795300100000-GroupFunctionsPlpgsql';
 import { hashToken, Keyring, newApiToken, parseKeyMaterial } from '@app/crypto';
 import { resourceVisibleSql, underAccessControlSql } from '@app/gate';
 import { createDataSource, runMigrations } from '@app/persistence';
@@ -69,7 +69,7 @@ export async function main(): Promise<Figures[]> {
       const programs = PROGRAMS.filter(([n, s]) => !ONLY || ONLY.some((o) => s.startsWith(o) || n === o));
       if (process.env.BENCH_BEFORE) programs.splice(programs.length - 1, 0, BEFORE);
       for (const [name, script] of programs) {
-        const migration = new GroupFunctionsPlpgsql1795243200000();
+        const migration = new GroupFunctionsPlpgsql1795300100000();
         const runner = { query: (sql: string) => watcher.query(sql) } as unknown as QueryRunner;
         await (name === BEFORE[0] ? migration.down(runner) : migration.up(runner));
         // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each full server (written when it stops).

@@ -8,8 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * each read re-planned them. PL/pgSQL keeps its plans for the session: pgbench measured
  * the membership and help-desk checks 4–5 times faster (issue 14, docs/PERFORMANCE.md).
  */
-export class GroupFunctionsPlpgsql1795243200000 implements MigrationInterface {
-  name = 'GroupFunctionsPlpgsql1795243200000';
+export class GroupFunctionsPlpgsql1795300100000 implements MigrationInterface {
+  name = 'GroupFunctionsPlpgsql1795300100000';
 
   public async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE OR REPLACE FUNCTION resource_criterion_matches(p_resource integer, field text, op text, val text) RETURNS boolean
