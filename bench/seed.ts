@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { AuditSealer } from '@app/audit';
 import { Keyring, parseKeyMaterial } from '@app/crypto';
 import { createDataSource, runMigrations } from '@app/persistence';
-import { resourceVisibleSql } from '../apps/vault/src/common/visibility';
+import { resourceVisibleSql } from '@app/gate';
 import { SIZES, seedAudit, seedDirectory, writeSeed } from './seed-data';
 
 // `npm run bench -- seed`: the realistic data set the other benchmarks run on, in its own

@@ -38,9 +38,9 @@ export async function benchDatabase(): Promise<BenchDatabase> {
 }
 
 /** Starts a server script (compiled, in dist/bench/servers) and waits for "listening <port>". */
-export function startServer(script: string, env: Record<string, string>): Promise<{ port: number; child: ChildProcess }> {
+export function startServer(script: string, env: Record<string, string>, execArgv: string[] = []): Promise<{ port: number; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = fork(join(__dirname, 'servers', script), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const child = fork(join(__dirname, 'servers', script), [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     child.stdout!.on('data', (chunk: Buffer) => {
       const m = /listening (\d+)/.exec(chunk.toString());
       if (m) resolve({ port: Number(m[1]), child });

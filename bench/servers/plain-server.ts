@@ -5,7 +5,7 @@ import { hashToken, open } from '@app/crypto';
 import { masterKeyId, parseKeyMaterial, unwrapKey } from '@app/crypto';
 
 // The baseline: a minimal node:http + pg program doing the same work as GET .../password
-// (token look-up, permission check, visibility, decrypt, audit insert), nothing else.
+// (token look-up, permission check, owner or direct share, decrypt, audit insert), nothing else.
 async function main(): Promise<void> {
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 20) });
   const master = parseKeyMaterial(process.env.MASTER_KEY!);
@@ -31,11 +31,12 @@ async function main(): Promise<void> {
       const accounts = await pool.query({
         name: 'account',
         text: `SELECT a.id, a.name, a.password, r.id AS rid, r.name AS rname FROM accounts a JOIN resources r ON r.id = a.resource_id
-               WHERE a.id = $1 AND r.id = $2 AND r.org_id = $3 AND ($4 OR r.owner_id = $5)`,
+               WHERE a.id = $1 AND r.id = $2 AND r.org_id = $3 AND ($4 OR r.owner_id = $5 OR EXISTS (
+                 SELECT 1 FROM shares s WHERE s.resource_id = r.id AND s.user_id = $5 AND (s.account_id IS NULL OR s.account_id = a.id)))`,
         values: [Number(m[2]), Number(m[1]), user.org_id, user.is_super_admin, user.id],
       });
       const account = accounts.rows[0];
-      if (!account) return send(res, 200, { error: 'none' });
+      if (!account) return send(res, 404, { error: 'none' });
       await pool.query({
         name: 'audit',
         text: `INSERT INTO audit (org_id, category, operation, outcome, actor_id, actor_name, ip, resource_id, resource_name, account_id, account_name)
