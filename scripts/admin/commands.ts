@@ -4,6 +4,7 @@ import { AdminCommand } from './command';
 import { migrateCommand, rotateMasterKeyCommand } from './keys.commands';
 import { addPolicyCommand, listPoliciesCommand } from './policies.commands';
 import { setSettingCommand, showSettingsCommand } from './settings.commands';
+import { acceptHostKeyCommand, listHostKeysCommand } from './ssh.commands';
 import { createApiUserCommand, createOrgCommand, listUsersCommand, lockUserCommand, unlockUserCommand } from './users.commands';
 
 // Every admin command; feature areas add theirs here.
@@ -21,4 +22,6 @@ export const COMMANDS: AdminCommand[] = [
   lockUserCommand,
   unlockUserCommand,
   verifyAuditCommand,
+  listHostKeysCommand,
+  acceptHostKeyCommand,
 ];

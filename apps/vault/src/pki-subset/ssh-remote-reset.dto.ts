@@ -7,4 +7,6 @@ export class ConfigureRemoteResetDto {
   @OptionalInteger(1, 65535) PORT?: number;
   /** Host name or address to connect to; default the resource's DNS name, else its name. */
   @OptionalText(255) DNSNAME?: string;
+  /** The host key the operator expects (`SHA256:...`); without it the first key seen is trusted. */
+  @OptionalText(100) HOSTKEYFINGERPRINT?: string;
 }

@@ -5,7 +5,7 @@ import { Keyring } from '@app/crypto';
 import { AppError, ErrorCode, reply, Reply } from '@app/http';
 import { parseHost } from '../../../../libs/pki/src/discovery';
 import { changeRemotePassword, type SshTarget } from '../../../../libs/pki/src/ssh';
-import { mapSshErrors, toAppError, verifySshLogin } from '../../../../libs/pki/src/ssh-service';
+import { expectedHostKey, mapSshErrors, toAppError, verifySshLogin } from '../../../../libs/pki/src/ssh-service';
 import { resourceVisibleSql, visibilityParams } from '../common/visibility';
 import { LockedAccount, PasswordChanger } from '../passwords/password-changer';
 import { PASSWORD_CONTEXT } from '../resources/resources.service';
@@ -96,6 +96,7 @@ export class SshRemoteReset {
     const target: SshTarget = {
       host: config.dns_name || config.resource_name,
       port: config.remote_port ?? DEFAULT_PORT,
+      orgId: account.org_id,
       username: config.admin_name,
       password: await this.keyring.openText(config.admin_password, PASSWORD_CONTEXT),
       timeoutMs: CONNECT_TIMEOUT_MS,
@@ -111,7 +112,7 @@ export class SshRemoteReset {
     const host = dto.DNSNAME ? hostOf(dto.DNSNAME) : undefined;
     return this.dataSource.transaction(async (m) => {
       const [resource] = await m.query(
-        `SELECT r.id, r.name, r.type, r.dns_name FROM resources r
+        `SELECT r.id, r.name, r.type, r.dns_name, r.org_id FROM resources r
          WHERE r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { atLeast: 'modify' })} FOR UPDATE OF r`,
         [...visibilityParams(actor), resourceId],
       );
@@ -125,6 +126,9 @@ export class SshRemoteReset {
       const target: SshTarget = {
         host: host ?? (resource.dns_name || resource.name),
         port,
+        orgId: resource.org_id,
+        actor,
+        expectedHostKey: expectedHostKey(dto.HOSTKEYFINGERPRINT),
         username: admin.name,
         password: await this.keyring.openText(admin.password, PASSWORD_CONTEXT),
         timeoutMs: CONNECT_TIMEOUT_MS,

@@ -27,7 +27,9 @@ export type RemoteHostErrorReason =
   | 'auth_failed'
   | 'permission_denied'
   | 'not_found'
-  | 'command_failed';
+  | 'command_failed'
+  /** The server's host key is not the one recorded (or expected) for that host and port. */
+  | 'host_key_rejected';
 
 /** Messages never carry passwords, passphrases or key material, only host, port, user names and paths. */
 export class RemoteHostError extends Error {
