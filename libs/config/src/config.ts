@@ -18,6 +18,10 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** Largest accepted upload (files, key stores), bytes. */
   maxFileSize: number;
+  /** Largest total of the files in one multipart request, bytes. */
+  maxUploadTotal: number;
+  /** Multipart requests received at once per service; more answer Failed without being read. */
+  maxConcurrentUploads: number;
   /** Base URL put in issued certificates for CRLs; defaults to the pki service's own URL. */
   publicUrl?: string;
   /** Folder scanned for unmanaged JKS / PKCS#12 files. */
@@ -47,6 +51,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     masterKeyFile: text(env, 'MASTER_KEY_FILE'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'], 'log') as LogLevel,
     maxFileSize: integer(env, 'MAX_FILE_SIZE', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+    maxUploadTotal: integer(env, 'MAX_UPLOAD_TOTAL', 32 * 1024 * 1024, 1, 10 * 1024 * 1024 * 1024),
+    maxConcurrentUploads: integer(env, 'MAX_CONCURRENT_UPLOADS', 16, 1, 10_000),
     publicUrl: url(env, 'PUBLIC_URL'),
     unmanagedCertPath: text(env, 'UNMANAGED_CERT_PATH'),
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
@@ -54,6 +60,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
   if (tlsMode === 'files' && (!config.tlsCertFile || !config.tlsKeyFile)) {
     throw new ConfigError('TLS_MODE=files needs TLS_CERT_FILE and TLS_KEY_FILE');
+  }
+  if (config.maxUploadTotal < config.maxFileSize) {
+    throw new ConfigError('MAX_UPLOAD_TOTAL must be at least MAX_FILE_SIZE');
   }
   if (config.masterKey && config.masterKeyFile) {
     throw new ConfigError('Set MASTER_KEY or MASTER_KEY_FILE, not both');

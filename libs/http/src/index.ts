@@ -12,3 +12,4 @@ export * from './request-body.middleware';
 export * from './token';
 export * from './validators';
 export * from './lean-route';
+export { loadUpload, processUploadRoot } from './upload-storage';

@@ -1,8 +1,10 @@
 import { DynamicModule, INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { join } from 'node:path';
 import { AppConfig } from '@app/config';
-import { LeanRoutes, noStoreMiddleware, normalizePathMiddleware, requestBodyMiddleware } from '@app/http';
+import { Authenticator } from '@app/auth';
+import { LeanRoutes, noStoreMiddleware, normalizePathMiddleware, processUploadRoot, requestBodyMiddleware } from '@app/http';
 import { TlsMaterial } from './tls';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
@@ -25,7 +27,16 @@ export async function createApp(module: DynamicModule, config: AppConfig, tls?: 
   express.disable('x-powered-by');
   app.use(noStoreMiddleware);
   app.use(normalizePathMiddleware);
-  app.use(requestBodyMiddleware(config.maxFileSize));
+  const authenticator = app.get(Authenticator, { strict: false });
+  app.use(
+    requestBodyMiddleware({
+      maxFileSize: config.maxFileSize,
+      maxUploadBytes: config.maxUploadTotal,
+      maxConcurrentUploads: config.maxConcurrentUploads,
+      uploadDir: processUploadRoot(join(config.dataDir, 'uploads')),
+      isKnownToken: (token) => authenticator.isKnownToken(token),
+    }),
+  );
   app.get(LeanRoutes).install(app.getHttpServer());
   return app;
 }
