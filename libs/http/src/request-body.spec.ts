@@ -12,14 +12,13 @@ const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
 /** An app whose handler reports what the middleware read and what is on disk meanwhile. */
-function app(options: Partial<RequestBodyOptions> = {}, hold?: Promise<void>) {
+function app(options: Partial<RequestBodyOptions> = {}) {
   const uploadDir = mkdtempSync(join(tmpdir(), 'request-body-'));
   roots.push(uploadDir);
   const a = express();
   a.use(requestBodyMiddleware({ maxFileSize: 1024 * 1024, maxUploadBytes: 1536 * 1024, maxConcurrentUploads: 4, uploadDir, ...options }));
   a.all('/*path', async (req, res) => {
     const r = req as ParsedRequest;
-    await hold;
     const onDisk = readdirSync(uploadDir).length;
     try {
       const file = uploadedFile(r, 'File');
@@ -66,22 +65,25 @@ describe('request bodies: token first, multipart to temporary files', () => {
     expect(readdirSync(uploadDir)).toEqual([]);
   });
 
-  it('caps the uploads received at once', async () => {
-    let release!: () => void;
-    const hold = new Promise<void>((resolve) => (release = resolve));
-    const { app: a } = app({ maxConcurrentUploads: 1 }, hold);
+  it('caps the uploads received at once: the next one answers Failed unread', async () => {
+    const { app: a } = app({ maxConcurrentUploads: 1 });
     const server = await listening(a);
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://127.0.0.1:${port}`;
+    // The first upload stays in progress: its body is only partly sent.
+    const slow = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/x', headers: { 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': 999999 } });
+    slow.on('error', () => undefined);
+    slow.write('--b\r\nContent-Disposition: form-data; name="File"; filename="f"\r\n\r\n' + 'x'.repeat(1024));
     try {
-      const first = request(url).post('/x').field('keyName', 'k').attach('File', Buffer.alloc(1024), 'a.bin').then((r) => r.body);
       await new Promise((resolve) => setTimeout(resolve, 200));
-      // The first is parsed and held in its handler: its parse slot is free again.
       const second = await request(url).post('/x').attach('File', Buffer.alloc(10), 'b.bin');
-      release();
-      expect((await first).error).toBeNull();
-      expect(second.body.error).toBeNull();
+      expect(second.body.error).toBe('Too many uploads in progress (at most 1 at once); try again shortly');
+      slow.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const third = await request(url).post('/x').field('keyName', 'k').attach('File', Buffer.alloc(10), 'c.bin');
+      expect(third.body).toMatchObject({ field: 'k', fileSize: 10, error: null });
     } finally {
-      release();
+      slow.destroy();
       server.close();
     }
   });
