@@ -7,7 +7,9 @@ export type SshKeyErrorCode =
   | 'unsupported_export'
   | 'invalid_user_name'
   | 'invalid_password'
-  | 'invalid_comment';
+  | 'invalid_comment'
+  /** The file asks for more key-derivation work (iterations, rounds) than allowed. */
+  | 'too_costly';
 
 export class SshKeyError extends Error {
   constructor(
