@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { importSshPrivateKey, SshKeyError, type ImportedSshKey, type ImportSshKeyOptions } from '../ssh';
+import { SshKeyError } from '../ssh/errors';
+import { importSshPrivateKey, type ImportSshKeyOptions } from '../ssh/import';
+import type { ImportedSshKey } from '../ssh/key-record';
 import { checkPkcs12Costs, withinLimits } from './derivation-limits';
 import { CertificateError } from './errors';
 import { isJks } from './jks';
@@ -10,8 +12,8 @@ import type { KeyStoreContents } from './pkcs12';
 
 /**
  * Parsing an uploaded keystore or key file derives keys from its password (PKCS#12 MAC and
- * PBE, bcrypt for OpenSSH): up to seconds of CPU even within the limits. It runs in a
- * worker thread, one per task and at most MAX_WORKERS at once, so the event loop keeps
+ * PBE, bcrypt for OpenSSH): up to seconds of CPU even within the limits. It runs in worker
+ * threads, at most MAX_WORKERS at once (kept for the next task), so the event loop keeps
  * answering other requests meanwhile.
  */
 const MAX_WORKERS = 2;
@@ -23,6 +25,8 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: { type: string
 
 let running = 0;
 const waiting: Array<() => void> = [];
+/** Workers kept for the next task (unref'd: they never keep the process alive). */
+const idle: Worker[] = [];
 
 export async function readKeyStoreOffLoop(data: Buffer, password: string): Promise<KeyStoreContents> {
   // Cheap, and answers an over-limit file without starting a worker (the worker checks again).
@@ -47,21 +51,23 @@ async function runTask(task: Task): Promise<unknown> {
 
 function inWorker(task: Task): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const worker = startWorker();
-    const timer = setTimeout(() => {
-      void worker.terminate();
-      reject(new CertificateError('INVALID_INPUT', `Reading the file took longer than ${TASK_TIME_LIMIT_MS / 1000} s and was stopped.`));
-    }, TASK_TIME_LIMIT_MS);
-    worker.once('message', (outcome: Outcome) => {
+    const worker = idle.pop() ?? startWorker();
+    const finish = (outcome: () => void, keep: boolean) => {
       clearTimeout(timer);
-      void worker.terminate();
-      if (outcome.ok) resolve(outcome.value);
-      else reject(rebuild(outcome.error));
-    });
-    worker.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      if (keep && idle.length < MAX_WORKERS) idle.push(worker);
+      else void worker.terminate();
+      outcome();
+    };
+    const onMessage = (outcome: Outcome) => finish(() => (outcome.ok ? resolve(outcome.value) : reject(rebuild(outcome.error))), true);
+    const onError = (error: Error) => finish(() => reject(error), false);
+    const timer = setTimeout(
+      () => finish(() => reject(new CertificateError('INVALID_INPUT', `Reading the file took longer than ${TASK_TIME_LIMIT_MS / 1000} s and was stopped.`)), false),
+      TASK_TIME_LIMIT_MS,
+    );
+    worker.on('message', onMessage);
+    worker.on('error', onError);
     worker.postMessage(task);
   });
 }
@@ -78,13 +84,24 @@ function rebuild(error: { type: string; code: string; message: string }): Error 
  */
 function startWorker(): Worker {
   const data = { role: 'key-parser' };
-  if (__filename.endsWith('.js')) return new Worker(__filename, { workerData: data });
+  const worker = __filename.endsWith('.js') ? new Worker(__filename, { workerData: data }) : new Worker(typeScriptBootstrap(), { eval: true, workerData: data });
+  worker.unref();
+  // An idle worker that fails or exits is simply not reused (tasks listen for their own errors).
+  worker.on('error', () => undefined);
+  worker.on('exit', () => {
+    const at = idle.indexOf(worker);
+    if (at >= 0) idle.splice(at, 1);
+  });
+  return worker;
+}
+
+function typeScriptBootstrap(): string {
   const swcrc = findUp(dirname(__filename), '.swcrc');
   const options = JSON.parse(readFileSync(swcrc, 'utf8'));
   delete options.$schema;
   delete options.jsc.baseUrl;
   delete options.jsc.paths;
-  const bootstrap = `
+  return `
     const { readFileSync } = require('node:fs');
     const { transformSync } = require(${JSON.stringify(require.resolve('@swc/core'))});
     const options = ${JSON.stringify(options)};
@@ -93,7 +110,6 @@ function startWorker(): Worker {
     };
     require(${JSON.stringify(__filename)});
   `;
-  return new Worker(bootstrap, { eval: true, workerData: data });
 }
 
 function findUp(dir: string, name: string): string {
@@ -115,5 +131,5 @@ function serve(task: Task): Outcome {
 }
 
 if (!isMainThread && (workerData as { role?: string } | null)?.role === 'key-parser') {
-  parentPort!.once('message', (task: Task) => parentPort!.postMessage(serve(task)));
+  parentPort!.on('message', (task: Task) => parentPort!.postMessage(serve(task)));
 }
