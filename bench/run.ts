@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   'discovery': async () => (await import('./discovery')).main(),
   'cert-sign': async () => (await import('./cert-sign')).main(),
   keygen: async () => (await import('./keygen')).main(),
+  'acme-order': async () => (await import('./acme-order')).main(),
 };
 
 async function main(): Promise<void> {

@@ -1,4 +1,5 @@
 import { accessControlCommand } from './access-control.commands';
+import { acmeAllowedDomainsCommand, acmeEabKeyCommand } from './acme.commands';
 import { verifyAuditCommand } from './audit.commands';
 import { AdminCommand } from './command';
 import { migrateCommand, rotateMasterKeyCommand } from './keys.commands';
@@ -22,6 +23,8 @@ export const COMMANDS: AdminCommand[] = [
   lockUserCommand,
   unlockUserCommand,
   verifyAuditCommand,
+  acmeEabKeyCommand,
+  acmeAllowedDomainsCommand,
   listHostKeysCommand,
   acceptHostKeyCommand,
 ];

@@ -1,6 +1,7 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
+import { SECRET_PATH } from '@app/gate';
 import { PERMISSION, PUBLIC } from '@app/http';
 
 export interface RouteEntry {
@@ -8,6 +9,8 @@ export interface RouteEntry {
   path: string;
   /** The declared permission, or PUBLIC, or MISSING (the guard refuses such a route). */
   permission: string;
+  /** The secret use a route declares with @SecretPath, if any. */
+  secret?: string;
 }
 
 /** Every route of a Nest app from controller metadata, as the guard sees it. */
@@ -29,7 +32,8 @@ export function discoverRoutes(app: INestApplication): RouteEntry[] {
         for (const base of bases) {
           for (const sub of paths(Reflect.getMetadata(PATH_METADATA, handler))) {
             const path = join(base, sub);
-            routes.set(`${method} ${path}`, { method, path, permission });
+            const secret = Reflect.getMetadata(SECRET_PATH, handler) as string | undefined;
+            routes.set(`${method} ${path}`, { method, path, permission, ...(secret ? { secret } : {}) });
           }
         }
       }

@@ -4,7 +4,7 @@ import { CHECKIN_COLUMNS, CHECKIN_FROM, CheckinFinisher } from '../../apps/vault
 import { PENDING_PASSWORD_CONTEXT, RemotePasswordResetter } from '../../apps/vault/src/password-requests/remote-reset';
 import { PasswordChanger } from '../../apps/vault/src/passwords/password-changer';
 import { PoliciesService } from '../../apps/vault/src/policies/policies.service';
-import { PASSWORD_CONTEXT } from '../../apps/vault/src/resources/resources.service';
+import { AccountSecretGate, PASSWORD_CONTEXT } from '@app/gate';
 import { startTestServices, TestServices } from '../support/app';
 import { controlledResource, requestStatus, share, TestUser, user, workflow } from './workflow-helpers';
 
@@ -55,6 +55,7 @@ describe('vault password workflow: remote reset after check-in (host simulated),
       keyring,
       s.vault.get(AuditWriter, { strict: false }),
       s.vault.get(PasswordChanger, { strict: false }),
+      s.vault.get(AccountSecretGate, { strict: false }),
       s.vault.get(PoliciesService, { strict: false }),
       host,
     );

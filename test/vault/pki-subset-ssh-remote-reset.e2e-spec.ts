@@ -139,6 +139,6 @@ describe('vault remote password reset over SSH (RESETTYPE=REMOTE)', () => {
       .set('AUTHTOKEN', other.token)
       .type('form')
       .send({ INPUT_DATA: inputData({ ACCOUNTNAME: admin }) });
-    expect(res.body.operation.result).toEqual({ status: 'Failed', message: 'No such resource found' });
+    expect(res.body.operation.result).toEqual({ status: 'Failed', message: 'No such account found' });
   });
 });

@@ -7,6 +7,7 @@ import { DiscoveryModule } from './discovery/discovery.module';
 import { KeyVaultModule } from './key-vault/key-vault.module';
 import { PgpModule } from './pgp/pgp.module';
 import { UnmanagedModule } from './unmanaged/unmanaged.module';
+import { AcmeModule } from './acme/acme.module';
 import { VulnerabilitiesModule } from './vulnerabilities/vulnerabilities.module';
 import { SshKeysModule } from './ssh-keys/ssh-keys.module';
 import { SshResourcesModule } from './ssh-resources/ssh-resources.module';
@@ -17,6 +18,6 @@ import { SshResourcesModule } from './ssh-resources/ssh-resources.module';
 })
 export class PkiModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
-    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki'), SshKeysModule, SshResourcesModule, DiscoveryModule, VulnerabilitiesModule, KeyVaultModule, PgpModule, UnmanagedModule, PkiAuditModule, CertificatesModule] };
+    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki'), SshKeysModule, SshResourcesModule, DiscoveryModule, VulnerabilitiesModule, KeyVaultModule, PgpModule, UnmanagedModule, PkiAuditModule, CertificatesModule, AcmeModule] };
   }
 }

@@ -16,6 +16,10 @@ export const AuditOperation = {
   PasswordChangeFailed: 'Password Change Failed',
   PasswordGenerated: 'Password Generated',
   FileDownloaded: 'File Downloaded',
+  FileDownloadDenied: 'File Download Denied',
+  PasswordChangeDenied: 'Password Change Denied',
+  PasswordUsed: 'Password Used',
+  PasswordUseDenied: 'Password Use Denied',
   PasswordRequested: 'Password Requested',
   RequestApproved: 'Password Request Approved',
   RequestRejected: 'Password Request Rejected',
@@ -71,6 +75,12 @@ export const AuditOperation = {
   PgpKeyCreated: 'PGP Key Created',
   PgpKeyExported: 'PGP Key Exported',
   UnmanagedCertificatesImported: 'Unmanaged Certificates Imported',
+  AcmeEabKeyCreated: 'ACME EAB Key Created',
+  AcmeAllowedDomainsChanged: 'ACME Allowed Domains Changed',
+  AcmeAccountCreated: 'ACME Account Created',
+  AcmeAccountDeactivated: 'ACME Account Deactivated',
+  AcmeAccountKeyChanged: 'ACME Account Key Changed',
+  AcmeChallengeValidated: 'ACME Challenge Validated',
 } as const;
 export type AuditOperationName = (typeof AuditOperation)[keyof typeof AuditOperation] | string;
 

@@ -24,6 +24,9 @@ export interface AppConfig {
   maxConcurrentUploads: number;
   /** Base URL put in issued certificates for CRLs; defaults to the pki service's own URL. */
   publicUrl?: string;
+  /** Ports the ACME validator connects to for http-01 (80) and tls-alpn-01 (443); other values are for tests. */
+  acmeHttp01Port: number;
+  acmeTlsAlpn01Port: number;
   /** Folder scanned for unmanaged JKS / PKCS#12 files. */
   unmanagedCertPath?: string;
   /** How often the background sweeper looks for expired check-outs and requests, ms. */
@@ -54,6 +57,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxUploadTotal: integer(env, 'MAX_UPLOAD_TOTAL', 32 * 1024 * 1024, 1, 10 * 1024 * 1024 * 1024),
     maxConcurrentUploads: integer(env, 'MAX_CONCURRENT_UPLOADS', 16, 1, 10_000),
     publicUrl: url(env, 'PUBLIC_URL'),
+    acmeHttp01Port: port(env, 'ACME_HTTP01_PORT', 80),
+    acmeTlsAlpn01Port: port(env, 'ACME_TLSALPN01_PORT', 443),
     unmanagedCertPath: text(env, 'UNMANAGED_CERT_PATH'),
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 20, 1, 500),

@@ -5,10 +5,11 @@ import { AuditModule } from '@app/audit';
 import { Authenticator, TokenGuard } from '@app/auth';
 import { AppConfig, ConfigModule } from '@app/config';
 import { CryptoModule } from '@app/crypto';
+import { GateModule } from '@app/gate';
 import { EnvelopeExceptionFilter, EnvelopeInterceptor, Layout, LeanRoutes } from '@app/http';
 import { dataSourceOptions } from '@app/persistence';
 
-/** What every service shares: config, database, keyring, audit, the guard and the envelope. */
+/** What every service shares: config, database, keyring, audit, the secret gate, the guard and the envelope. */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig, databaseUrl: string, defaultLayout: Layout): DynamicModule {
@@ -20,6 +21,7 @@ export class CoreModule {
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.dbPoolSize)),
         CryptoModule,
         AuditModule,
+        GateModule,
       ],
       providers: [
         Authenticator,

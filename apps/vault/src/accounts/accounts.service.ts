@@ -5,14 +5,15 @@ import { complianceProblems, isExpired, Keyring } from '@app/crypto';
 import { AppError, ErrorCode, reply, Reply } from '@app/http';
 import { findAccount, findResource } from '../common/access';
 import { bool, displayTime, orNA } from '../common/format';
-import { resourceVisibleSql, visibilityParams } from '../common/visibility';
+import { resourceVisibleSql, visibilityParams } from '@app/gate';
 import { PoliciesService } from '../policies/policies.service';
 import { customFieldsOf, insertCustomFields, mergeCustomFields, parseCustomFields } from '../resources/custom-fields';
-import { PASSWORD_CONTEXT } from '../resources/resources.service';
+import { PASSWORD_CONTEXT } from '@app/gate';
 import { SettingsService } from '../settings/settings.service';
 import { AddAccountsDto, EditAccountDto } from './account.dto';
 import { parseAccountList } from './account-list-input';
-import { effectiveAccessControl, inUseSql } from '../password-requests/access-sql';
+import { inUseSql } from '@app/gate';
+import { effectiveAccessControl } from '../password-requests/access-sql';
 
 // Exact texts clients match (two spaces in the duplicate message).
 const ADDED = 'Account added successfully';
@@ -32,7 +33,7 @@ export class AccountsService {
     const [account] = await this.dataSource.query(
       `SELECT a.id, a.notes, a.password_policy, a.password, a.password_changed_at, a.updated_at,
          (SELECT max(created_at) FROM audit WHERE account_id = a.id AND operation = 'Password Retrieved') AS last_accessed,
-         ${inUseSql('a')} AS in_use, coalesce(ac.reason_required, false) AS request_reason
+         ${inUseSql('a', '$2')} AS in_use, coalesce(ac.reason_required, false) AS request_reason
        FROM accounts a JOIN resources r ON r.id = a.resource_id LEFT JOIN ${effectiveAccessControl('a')} ON true
        WHERE a.id = $5 AND r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}`,
       [...visibilityParams(actor), resourceId, accountId],

@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { Actor } from '@app/audit';
 import { AppError } from '@app/http';
-import { AccessLevel, resourceVisibleSql, visibilityParams } from './visibility';
+import { AccessLevel, resourceVisibleSql, visibilityParams } from '@app/gate';
 
 export interface ResourceRow {
   id: number;

@@ -5,6 +5,7 @@ import { ApiLayout, Input, Operation } from '@app/http';
 import { parseId } from '../common/ids';
 import { DownloadFileDto } from './download.dto';
 import { FilesService } from './files.service';
+import { SecretPath } from '@app/gate';
 
 @ApiLayout('vaultA')
 @Controller('restapi/json/v1/resources')
@@ -13,6 +14,7 @@ export class FilesController {
 
   @Get(':rid/accounts/:aid/downloadfile')
   @Operation('DOWNLOAD FILE', Permission.PasswordRetrieve)
+  @SecretPath('download')
   download(@CurrentActor() actor: Actor, @Param('rid') rid: string, @Param('aid') aid: string, @Input(DownloadFileDto) dto: DownloadFileDto) {
     return this.files.download(actor, parseId(rid, 'resource id'), parseId(aid, 'account id'), dto);
   }

@@ -1,66 +1,36 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { Actor, AuditOperation, AuditWriter } from '@app/audit';
-import { Keyring } from '@app/crypto';
+import { Actor } from '@app/audit';
+import { AccountSecretGate, Locator } from '@app/gate';
 import { AppError, FileReply } from '@app/http';
-import { findAccount } from '../common/access';
-import { missingJustification, readSettings } from '../settings/settings';
 import { DownloadFileDto } from './download.dto';
-import { FILE_CONTEXT } from './file-store';
 
-interface StoredFileRow {
-  file_name: string;
-  content_type: string;
-  content: Buffer;
-}
+// The newest file of the account, or of a file custom field (of the resource or the account).
+const ACCOUNT_FILE = `(SELECT f.id FROM stored_files f WHERE f.account_id = a.id AND f.custom_field_id IS NULL ORDER BY f.id DESC LIMIT 1)`;
+const CUSTOM_FIELD_FILE = `(SELECT f.id FROM stored_files f JOIN custom_fields cf ON cf.id = f.custom_field_id
+  WHERE cf.resource_id = r.id AND cf.account_id IS NOT DISTINCT FROM $13::int AND lower(cf.label) = lower($14::text) ORDER BY f.id DESC LIMIT 1)`;
 
-/** Op 19: the exact bytes of an account's file or of a file custom field, audited like a password read. */
+/**
+ * Op 19: the exact bytes of an account's file or of a file custom field. In a File Store
+ * or License Store the file is the secret, so the download goes through the same gate as
+ * a password read (access control, check-out, help-desk restriction, reason and ticket).
+ */
 @Injectable()
 export class FilesService {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly keyring: Keyring,
-    private readonly audit: AuditWriter,
-  ) {}
+  constructor(private readonly gate: AccountSecretGate) {}
 
   async download(actor: Actor, resourceId: number, accountId: number, dto: DownloadFileDto): Promise<FileReply> {
-    const file = await this.dataSource.transaction(async (m) => {
-      const account = await findAccount(m, actor, resourceId, accountId);
-      const missing = missingJustification(await readSettings(m, account.org_id), dto.REASON, dto.TICKETID);
-      if (missing) throw AppError.invalid(missing);
-      const [row]: StoredFileRow[] = dto.ISCUSTOMFIELD
-        ? await m.query(
-            `SELECT f.file_name, f.content_type, f.content FROM stored_files f JOIN custom_fields c ON c.id = f.custom_field_id
-             WHERE c.resource_id = $1 AND c.account_id IS NOT DISTINCT FROM $2 AND lower(c.label) = lower($3)`,
-            [resourceId, customFieldAccount(dto, accountId), customFieldLabel(dto)],
-          )
-        : await m.query(
-            'SELECT file_name, content_type, content FROM stored_files WHERE account_id = $1 AND custom_field_id IS NULL ORDER BY id DESC LIMIT 1',
-            [accountId],
-          );
-      if (!row) {
-        throw AppError.notFound(
-          dto.ISCUSTOMFIELD ? `No file is stored in custom field ${dto.CUSTOMFIELDLABEL}` : `No file is stored for account ${account.name}`,
-        );
-      }
-      await this.audit.record(
-        {
-          category: 'Resource',
-          operation: AuditOperation.FileDownloaded,
-          actor,
-          resourceId: account.resource_id,
-          resourceName: account.resource_name,
-          accountId: account.id,
-          accountName: account.name,
-          reason: dto.REASON,
-          ticketId: dto.TICKETID,
-          description: dto.ISCUSTOMFIELD ? `custom field ${dto.CUSTOMFIELDLABEL}: ${row.file_name}` : row.file_name,
-        },
-        m,
-      );
-      return row;
-    });
-    return new FileReply(await this.keyring.open(file.content, FILE_CONTEXT), file.file_name, file.content_type);
+    const locator: Locator = dto.ISCUSTOMFIELD
+      ? {
+          key: 'custom_field_file',
+          sql: CUSTOM_FIELD_FILE,
+          params: [customFieldAccount(dto, accountId), customFieldLabel(dto)],
+          missing: `No file is stored in custom field ${dto.CUSTOMFIELDLABEL}`,
+        }
+      : { key: 'account_file', sql: ACCOUNT_FILE, params: [] };
+    const access = { use: 'download' as const, resourceId, accountId, reason: dto.REASON, ticketId: dto.TICKETID };
+    const what = dto.ISCUSTOMFIELD ? `custom field ${dto.CUSTOMFIELDLABEL}: ` : '';
+    const file = await this.gate.openFile(actor, access, locator, what);
+    return new FileReply(file.content, file.fileName, file.contentType);
   }
 }
 

@@ -4,7 +4,7 @@ import { Actor, AuditWriter } from '@app/audit';
 import { isAdministrativeRole } from '@app/auth';
 import { AppError, reply, Reply } from '@app/http';
 import { bool } from '../common/format';
-import { resourceVisibleSql, visibilityParams } from '../common/visibility';
+import { resourceVisibleSql, visibilityParams } from '@app/gate';
 import { AccessControlDto } from './access-control.dto';
 import { AccessControlTarget, applyAccessControl } from './access-control.settings';
 import { effectiveAccessControl } from './access-sql';

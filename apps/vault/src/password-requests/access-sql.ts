@@ -2,50 +2,13 @@ import { Actor } from '@app/audit';
 import { isAdministrativeRole, Permission, roleHas } from '@app/auth';
 
 // SQL fragments of the workflow, in one place so that every statement asks the same
-// questions the same way. Aliases and parameter positions are passed in.
-
-/** Statuses in which a request still counts (one per requester and account, by index). */
-export const OPEN_STATUSES = `('waiting', 'approved', 'checked_out', 'resetting')`;
-/** Statuses in which the account is in use. */
-export const IN_USE_STATUSES = `('checked_out', 'resetting')`;
+// questions the same way. Aliases and parameter positions are passed in. The check-out
+// state itself (who holds an account) is the gate's: @app/gate checkout-state.
 
 /** The access control that applies to an account: its own row, else its resource's. */
 export function effectiveAccessControl(a: string, alias = 'ac'): string {
   return `LATERAL (SELECT * FROM access_controls x WHERE x.resource_id = ${a}.resource_id
     AND (x.account_id = ${a}.id OR x.account_id IS NULL) ORDER BY x.account_id NULLS LAST LIMIT 1) ${alias}`;
-}
-
-/** Refusals of a password read under access control, with what clients are shown. */
-export const ACCESS_REFUSALS = {
-  CHECKOUT: {
-    message: 'The password is under access control: request it and check it out first',
-    details: { PASSWORD: '[Request]' },
-  },
-  IN_USE: {
-    message: 'The password is in use: another user has checked it out',
-    details: { PASSWORD: '[ In use ]' },
-  },
-};
-
-/**
- * Why user `uid` may not read the account's password now, or NULL: under access control
- * a read needs the caller's own running check-out; without one it is 'IN_USE' when
- * someone else holds the account exclusively, else 'CHECKOUT' (request it first).
- */
-export function accessRefusalSql(accountId: string, resourceId: string, uid: string): string {
-  return `CASE
-    WHEN NOT EXISTS (SELECT 1 FROM access_controls x WHERE x.resource_id = ${resourceId}
-                     AND (x.account_id = ${accountId} OR x.account_id IS NULL)) THEN NULL
-    WHEN EXISTS (SELECT 1 FROM password_requests p WHERE p.account_id = ${accountId} AND p.requester_id = ${uid}
-                 AND p.status = 'checked_out' AND p.checkout_until > now()) THEN NULL
-    WHEN EXISTS (SELECT 1 FROM password_requests p WHERE p.account_id = ${accountId}
-                 AND p.status IN ${IN_USE_STATUSES} AND p.exclusive) THEN 'IN_USE'
-    ELSE 'CHECKOUT' END`;
-}
-
-/** Whether the account is checked out right now (for `PASSWORD STATUS`). */
-export function inUseSql(a: string): string {
-  return `EXISTS (SELECT 1 FROM password_requests p WHERE p.account_id = ${a}.id AND p.status IN ${IN_USE_STATUSES})`;
 }
 
 /** How the caller's role lets them approve when administrators approve. */

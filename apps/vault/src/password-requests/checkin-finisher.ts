@@ -4,7 +4,7 @@ import { Actor, AuditEvent, AuditOperation, AuditWriter } from '@app/audit';
 import { findBuiltinPolicy, generatePassword, Keyring, DEFAULT_POLICY_NAME } from '@app/crypto';
 import { LockedAccount, PasswordChanger } from '../passwords/password-changer';
 import { PoliciesService } from '../policies/policies.service';
-import { PASSWORD_CONTEXT } from '../resources/resources.service';
+import { AccountSecretGate, PASSWORD_CONTEXT } from '@app/gate';
 import { effectiveAccessControl } from './access-sql';
 import { PENDING_PASSWORD_CONTEXT, REMOTE_PASSWORD_RESETTER, RemotePasswordResetter, RemoteTarget } from './remote-reset';
 
@@ -59,6 +59,7 @@ export class CheckinFinisher {
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
     private readonly changer: PasswordChanger,
+    private readonly gate: AccountSecretGate,
     private readonly policies: PoliciesService,
     @Optional() @Inject(REMOTE_PASSWORD_RESETTER) private readonly remote?: RemotePasswordResetter,
   ) {}
@@ -70,7 +71,7 @@ export class CheckinFinisher {
   async finish(m: EntityManager, row: CheckinRow, actor: Actor | null, reason = ''): Promise<boolean> {
     const how = actor ? '' : 'Checked in automatically at the end of the check-out time';
     if (row.reset_after_checkin && row.remote && this.remote) {
-      const account = await lockAccount(m, row.account_id);
+      const account = await this.gate.authorizeServerChange(m, row.account_id);
       const password = await this.generate(account);
       await m.query(
         `UPDATE password_requests SET status = 'resetting', pending_password = $2, reset_started_at = now(),
@@ -81,7 +82,7 @@ export class CheckinFinisher {
       return true;
     }
     if (row.reset_after_checkin && !row.remote) {
-      const account = await lockAccount(m, row.account_id);
+      const account = await this.gate.authorizeServerChange(m, row.account_id);
       await this.changer.store(m, actor, account, await this.generate(account), {
         reason,
         requestId: row.id,
@@ -96,6 +97,27 @@ export class CheckinFinisher {
     ]);
     await this.record(m, row, actor, AuditOperation.PasswordCheckedIn, reason, how);
     return false;
+  }
+
+  /**
+   * Checks in one check-out whose time ran out (of one account, or any), as the user would
+   * have; exactly one instance acts on each. The sweeper calls it, and so does a check-out
+   * that finds the account's previous check-out lapsed, so the next user need not wait for
+   * a sweep. Returns whether there was one.
+   */
+  async checkInLapsed(accountId?: number): Promise<boolean> {
+    const claimed = await this.dataSource.transaction(async (m) => {
+      const [row] = await m.query(
+        `SELECT ${CHECKIN_COLUMNS} FROM ${CHECKIN_FROM}
+         WHERE pr.status = 'checked_out' AND pr.checkout_until <= now() AND ($1::int IS NULL OR pr.account_id = $1)
+         ORDER BY pr.checkout_until LIMIT 1 FOR UPDATE OF pr SKIP LOCKED`,
+        [accountId ?? null],
+      );
+      if (!row) return undefined;
+      return { id: row.id as number, remote: await this.finish(m, row, null) };
+    });
+    if (claimed?.remote) await this.completeRemote(claimed.id, null);
+    return claimed !== undefined;
   }
 
   /** Steps 2 and 3 of a remote reset, right after step 1 committed. */
@@ -124,7 +146,7 @@ export class CheckinFinisher {
   private async settle(m: EntityManager, row: CheckinRow & { pending_password: Buffer }, actor: Actor | null, change: boolean): Promise<void> {
     const remote = this.remote!;
     const target: RemoteTarget = { orgId: row.org_id, resourceId: row.resource_id, accountId: row.account_id, accountName: row.account_name };
-    const account = await lockAccount(m, row.account_id);
+    const account = await this.gate.authorizeServerChange(m, row.account_id);
     const fresh = await this.keyring.openText(row.pending_password, PENDING_PASSWORD_CONTEXT);
     let changed = false;
     if (change) {
@@ -180,16 +202,6 @@ export class CheckinFinisher {
       m,
     );
   }
-}
-
-/** The account row, locked, in the shape PasswordChanger.store takes (no visibility: the request grants it). */
-export async function lockAccount(m: EntityManager, accountId: number): Promise<LockedAccount> {
-  const [account] = await m.query(
-    `SELECT a.id, a.name, a.password, a.password_policy, r.id AS resource_id, r.name AS resource_name, r.org_id
-     FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE a.id = $1 FOR UPDATE OF a`,
-    [accountId],
-  );
-  return account;
 }
 
 function join(...parts: string[]): string {

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, reply, Reply } from '@app/http';
-import { resourceVisibleSql } from '../common/visibility';
-import { adminApprover, approverSql, effectiveAccessControl, IN_USE_STATUSES, isUniqueViolation, minutesSql } from './access-sql';
+import { resourceVisibleSql } from '@app/gate';
+import { IN_USE_STATUSES } from '@app/gate';
+import { adminApprover, approverSql, effectiveAccessControl, isUniqueViolation, minutesSql } from './access-sql';
 import { CHECKIN_COLUMNS, CHECKIN_FROM, CheckinFinisher, CheckinRow } from './checkin-finisher';
 import { ALREADY_CHECKED_OUT, explainMissing, STATUS_CHECKED_OUT } from './request-state';
 
@@ -17,6 +18,8 @@ export class CheckoutService {
   ) {}
 
   async checkout(actor: Actor, accountId: number, reason = ''): Promise<Reply> {
+    // A lapsed check-out is over: end it now (with its reset) rather than wait for the sweeper.
+    for (let i = 0; i < 3 && (await this.finisher.checkInLapsed(accountId)); i++);
     try {
       await this.dataSource.transaction(async (m) => {
         const [req] = await m.query(

@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, listReply, reply, Reply } from '@app/http';
 import { displayTime } from '../common/format';
-import { resourceVisibleSql, visibilityParams } from '../common/visibility';
+import { resourceVisibleSql, visibilityParams } from '@app/gate';
 import { adminApprover, approverSql, effectiveAccessControl, isUniqueViolation, minutesSql } from './access-sql';
 import { RequestPasswordDto } from './password-request.dto';
 import { explainMissing, STATUS_WAITING } from './request-state';

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { DataSource } from 'typeorm';
 import { AuditOperation, AuditWriter } from '@app/audit';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { CHECKIN_COLUMNS, CHECKIN_FROM, CheckinFinisher } from './checkin-finisher';
+import { CheckinFinisher } from './checkin-finisher';
 
 /** Rows handled per kind and sweep, so one sweep never holds the database for long. */
 const BATCH = 50;
@@ -47,7 +47,7 @@ export class RequestSweeper implements OnApplicationBootstrap, BeforeApplication
   async sweep(): Promise<SweepCounts> {
     const expired = await this.expireRequests();
     let checkedIn = 0;
-    while (checkedIn < BATCH && !this.stopped && (await this.checkInOne())) checkedIn++;
+    while (checkedIn < BATCH && !this.stopped && (await this.finisher.checkInLapsed())) checkedIn++;
     let recovered = 0;
     while (recovered < BATCH && !this.stopped && (await this.finisher.recoverOne())) recovered++;
     return { expired, checkedIn, recovered };
@@ -101,17 +101,4 @@ export class RequestSweeper implements OnApplicationBootstrap, BeforeApplication
     });
   }
 
-  private async checkInOne(): Promise<boolean> {
-    const claimed = await this.dataSource.transaction(async (m) => {
-      const [row] = await m.query(
-        `SELECT ${CHECKIN_COLUMNS} FROM ${CHECKIN_FROM}
-         WHERE pr.status = 'checked_out' AND pr.checkout_until <= now()
-         ORDER BY pr.checkout_until LIMIT 1 FOR UPDATE OF pr SKIP LOCKED`,
-      );
-      if (!row) return undefined;
-      return { id: row.id as number, remote: await this.finisher.finish(m, row, null) };
-    });
-    if (claimed?.remote) await this.finisher.completeRemote(claimed.id, null);
-    return claimed !== undefined;
-  }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { RemoteHostError } from '../../../../libs/pki/src/ssh';
-import { verifySshLogin } from '../../../../libs/pki/src/ssh-service';
+import { RemoteHostError } from '@app/pki/ssh';
+import { verifySshLogin } from '@app/pki/ssh-service';
 import { SshRemoteReset } from '../pki-subset/ssh-remote-reset';
 import { RemotePasswordResetter, RemoteTarget } from './remote-reset';
 

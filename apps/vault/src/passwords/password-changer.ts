@@ -1,24 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { complianceProblems, Keyring, PasswordPolicy, reuseProblems } from '@app/crypto';
+import { AccountSecretGate, GrantedAccount, PASSWORD_CONTEXT } from '@app/gate';
 import { AppError } from '@app/http';
-import { resourceVisibleSql, visibilityParams } from '../common/visibility';
 import { PoliciesService } from '../policies/policies.service';
-import { PASSWORD_CONTEXT } from '../resources/resources.service';
-import { missingJustification, readSettings } from '../settings/settings';
 
-export interface LockedAccount {
-  id: number;
-  name: string;
-  resource_id: number;
-  resource_name: string;
-  org_id: number;
-  password: Buffer;
-  password_policy: string;
-  /** The caller holds modify (or full) access: owner, super admin or a modify share. */
-  may_modify?: boolean;
-}
+/** An account locked for a change, as the gate grants it. */
+export type LockedAccount = GrantedAccount;
 
 /**
  * Replaces an account's password inside the caller's transaction: the account row is
@@ -28,24 +17,11 @@ export interface LockedAccount {
 @Injectable()
 export class PasswordChanger {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly gate: AccountSecretGate,
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
     private readonly policies: PoliciesService,
   ) {}
-
-  async lockVisibleAccount(m: EntityManager, actor: Actor, resourceId: number, accountId: number): Promise<LockedAccount> {
-    const [account] = await m.query(
-      `SELECT a.id, a.name, a.password, a.password_policy, r.id AS resource_id, r.name AS resource_name, r.org_id,
-         ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a', atLeast: 'modify' })} AS may_modify
-       FROM accounts a JOIN resources r ON r.id = a.resource_id
-       WHERE a.id = $5 AND r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}
-       FOR UPDATE OF a`,
-      [...visibilityParams(actor), resourceId, accountId],
-    );
-    if (!account) throw AppError.notFound('No such account found');
-    return account;
-  }
 
   /** Checks the policy and history; throws a Failed answer that says why. */
   async check(m: EntityManager, account: LockedAccount, newPassword: string): Promise<PasswordPolicy> {
@@ -100,13 +76,10 @@ export class PasswordChanger {
     );
   }
 
-  /** A local change (RESETTYPE=LOCAL): check, then store, in one transaction. */
+  /** A local change (RESETTYPE=LOCAL): decided by the gate, checked, then stored, in one transaction. */
   changeLocal(actor: Actor, resourceId: number, accountId: number, newPassword: string, reason = '', ticketId = '') {
-    return this.dataSource.transaction(async (m) => {
-      const account = await this.lockVisibleAccount(m, actor, resourceId, accountId);
-      if (!account.may_modify) throw AppError.forbidden(`You need modify access to account ${account.name} to change its password`);
-      const missing = missingJustification(await readSettings(m, account.org_id), reason, ticketId);
-      if (missing) throw AppError.invalid(missing);
+    return this.gate.transaction(actor, async (m) => {
+      const account = await this.gate.authorizeChange(m, actor, { use: 'change', resourceId, accountId, reason, ticketId });
       await this.check(m, account, newPassword);
       await this.store(m, actor, account, newPassword, { reason, ticketId });
     });

@@ -7,6 +7,7 @@ import { SshRemoteReset } from '../pki-subset/ssh-remote-reset';
 import { ChangePasswordDto, RetrievePasswordDto } from './password.dto';
 import { PasswordChanger } from './password-changer';
 import { PasswordReader } from './password-reader';
+import { SecretPath } from '@app/gate';
 
 @ApiLayout('vaultA')
 @Controller('restapi/json/v1/resources')
@@ -20,6 +21,7 @@ export class PasswordsController {
   // The hot path: its one SQL statement also authenticates the caller (see PasswordReader).
   @Get(':rid/accounts/:aid/password')
   @Operation('GET PASSWORD', Permission.PasswordRetrieve)
+  @SecretPath('read')
   @AuthenticatedInHandler()
   retrieve(
     @Req() req: AuthedRequest,
@@ -32,6 +34,7 @@ export class PasswordsController {
 
   @Put(':rid/accounts/:aid/password')
   @Operation('CHANGE PASSWORD', Permission.PasswordChange)
+  @SecretPath('change')
   async change(
     @CurrentActor() actor: Actor,
     @Param('rid') rid: string,

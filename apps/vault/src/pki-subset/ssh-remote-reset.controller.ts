@@ -5,6 +5,7 @@ import { ApiLayout, Input, Operation } from '@app/http';
 import { parseId } from '../common/ids';
 import { ConfigureRemoteResetDto } from './ssh-remote-reset.dto';
 import { SshRemoteReset } from './ssh-remote-reset';
+import { SecretPath } from '@app/gate';
 
 /** Extra operation (the README): which account logs in to a Linux resource for RESETTYPE=REMOTE. */
 @ApiLayout('vaultA')
@@ -14,6 +15,7 @@ export class SshRemoteResetController {
 
   @Put(':rid/remotepasswordreset')
   @Operation('CONFIGURE REMOTE PASSWORD RESET', Permission.ResourceManage)
+  @SecretPath('use')
   configure(@CurrentActor() actor: Actor, @Param('rid') rid: string, @Input(ConfigureRemoteResetDto) dto: ConfigureRemoteResetDto) {
     return this.remote.configure(actor, parseId(rid, 'resource id'), dto);
   }

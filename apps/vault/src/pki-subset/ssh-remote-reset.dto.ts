@@ -7,6 +7,9 @@ export class ConfigureRemoteResetDto {
   @OptionalInteger(1, 65535) PORT?: number;
   /** Host name or address to connect to; default the resource's DNS name, else its name. */
   @OptionalText(255) DNSNAME?: string;
+  /** Logging in with the stored password is a use of it: the gate may ask for a reason and a ticket. */
+  @OptionalText(1000) REASON?: string;
+  @OptionalText(200) TICKETID?: string;
   /** The host key the operator expects (`SHA256:...`); without it the first key seen is trusted. */
   @OptionalText(100) HOSTKEYFINGERPRINT?: string;
 }

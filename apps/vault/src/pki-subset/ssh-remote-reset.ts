@@ -2,14 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
+import { AccountSecretGate, AccountUse, PASSWORD_CONTEXT, resourceVisibleSql, visibilityParams } from '@app/gate';
 import { AppError, ErrorCode, reply, Reply } from '@app/http';
-import { parseHost } from '../../../../libs/pki/src/discovery';
-import { changeRemotePassword, type SshTarget } from '../../../../libs/pki/src/ssh';
-import { expectedHostKey, mapSshErrors, toAppError, verifySshLogin } from '../../../../libs/pki/src/ssh-service';
-import { resourceVisibleSql, visibilityParams } from '../common/visibility';
+import { parseHost } from '@app/pki/discovery';
+import { changeRemotePassword, type SshTarget } from '@app/pki/ssh';
+import { expectedHostKey, mapSshErrors, toAppError, verifySshLogin } from '@app/pki/ssh-service';
 import { LockedAccount, PasswordChanger } from '../passwords/password-changer';
-import { PASSWORD_CONTEXT } from '../resources/resources.service';
-import { missingJustification, readSettings } from '../settings/settings';
 import type { ConfigureRemoteResetDto } from './ssh-remote-reset.dto';
 
 const DEFAULT_PORT = 22;
@@ -45,16 +43,14 @@ export class SshRemoteReset {
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
     private readonly changer: PasswordChanger,
+    private readonly gate: AccountSecretGate,
   ) {}
 
-  /** PUT .../password with RESETTYPE=REMOTE: the same gates as a local change, then the host, then the vault. */
+  /** PUT .../password with RESETTYPE=REMOTE: the gate decides as for a local change, then the host, then the vault. */
   async changeForCaller(actor: Actor, resourceId: number, accountId: number, newPassword: string, reason = '', ticketId = ''): Promise<void> {
     await this.failureAudited(actor, resourceId, accountId, () =>
-      this.dataSource.transaction(async (m) => {
-        const account = await this.changer.lockVisibleAccount(m, actor, resourceId, accountId);
-        if (!account.may_modify) throw AppError.forbidden(`You need modify access to account ${account.name} to change its password`);
-        const missing = missingJustification(await readSettings(m, account.org_id), reason, ticketId);
-        if (missing) throw AppError.invalid(missing);
+      this.gate.transaction(actor, async (m) => {
+        const account = await this.gate.authorizeChange(m, actor, { use: 'change', resourceId, accountId, reason, ticketId });
         await this.changer.check(m, account, newPassword);
         await this.changeOnHost(m, account, newPassword);
         await this.changer.store(m, actor, account, newPassword, { reason, ticketId, description: 'Password changed on the host (remote reset)' });
@@ -63,14 +59,14 @@ export class SshRemoteReset {
   }
 
   /**
-   * For server-side rotations (e.g. after check-in): no visibility check, the account is
-   * addressed by id. Throws a Failed AppError naming why when the host refuses; then
-   * nothing in the vault has changed.
+   * For server-side rotations (e.g. after check-in): the server's own change, addressed
+   * by id. Throws a Failed AppError naming why when the host refuses; then nothing in the
+   * vault has changed.
    */
   async resetRemotePassword(accountId: number, newPassword: string, options: RemoteResetOptions = {}): Promise<void> {
     const actor = options.actor ?? null;
     await this.dataSource.transaction(async (m) => {
-      const account = await this.lockAccount(m, accountId);
+      const account = await this.gate.authorizeServerChange(m, accountId);
       await this.changer.check(m, account, newPassword);
       await this.changeOnHost(m, account, newPassword);
       await this.changer.store(m, actor, account, newPassword, {
@@ -107,33 +103,49 @@ export class SshRemoteReset {
     );
   }
 
-  /** Names the admin account (and port, host) used for remote resets, after proving it logs in with root rights. */
+  /**
+   * Names the admin account (and port, host) used for remote resets, after proving it logs
+   * in with root rights. Logging in sends the stored password to the host, so the gate
+   * decides first, as for any use of it (modify access, access control, help-desk
+   * restriction, reason and ticket), and pointing the resource at another host or port
+   * needs full access to the resource. The decision is audited before connecting; a
+   * failed login is audited too.
+   */
   async configure(actor: Actor, resourceId: number, dto: ConfigureRemoteResetDto): Promise<Reply> {
     const host = dto.DNSNAME ? hostOf(dto.DNSNAME) : undefined;
+    // Scoped to the organisation only: whether the caller may see it is the gate's decision,
+    // so that a refusal of any kind is audited like every other secret path's.
+    const [found] = await this.dataSource.query(
+      `SELECT a.id, a.name, r.id AS resource_id, r.name AS resource_name, r.type, r.dns_name, r.remote_port
+       FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE r.id = $1 AND r.org_id = $2 AND a.name_key = lower($3)`,
+      [resourceId, actor.orgId, dto.ACCOUNTNAME],
+    );
+    const current = { host: found?.dns_name || found?.resource_name, port: found?.remote_port ?? DEFAULT_PORT };
+    const port = dto.PORT ?? current.port;
+    const targetHost = host ?? current.host;
+    const use: AccountUse = targetHost !== current.host || port !== current.port ? 'configure' : 'use';
+    const { password } = await this.gate.openPassword(
+      actor,
+      { use, resourceId, accountId: found?.id ?? 0, reason: dto.REASON, ticketId: dto.TICKETID },
+      `Remote password reset configuration: SSH login to ${targetHost}:${port}`,
+    );
+    const resource = { id: resourceId, name: found.resource_name as string };
+    const admin = { id: found.id as number, name: found.name as string };
+    if (String(found.type).toLowerCase() !== 'linux') {
+      throw AppError.invalid(`Remote password reset is supported for Linux resources only; ${resource.name} is ${found.type}`);
+    }
+    const target: SshTarget = {
+      host: targetHost,
+      port,
+      orgId: actor.orgId,
+      actor,
+      expectedHostKey: expectedHostKey(dto.HOSTKEYFINGERPRINT),
+      username: admin.name,
+      password,
+      timeoutMs: CONNECT_TIMEOUT_MS,
+    };
+    await this.loginAudited(actor, resource, admin, target);
     return this.dataSource.transaction(async (m) => {
-      const [resource] = await m.query(
-        `SELECT r.id, r.name, r.type, r.dns_name, r.org_id FROM resources r
-         WHERE r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { atLeast: 'modify' })} FOR UPDATE OF r`,
-        [...visibilityParams(actor), resourceId],
-      );
-      if (!resource) throw AppError.notFound('No such resource found');
-      if (String(resource.type).toLowerCase() !== 'linux') {
-        throw AppError.invalid(`Remote password reset is supported for Linux resources only; ${resource.name} is ${resource.type}`);
-      }
-      const [admin] = await m.query('SELECT id, name, password FROM accounts WHERE resource_id = $1 AND name_key = lower($2)', [resourceId, dto.ACCOUNTNAME]);
-      if (!admin) throw AppError.notFound(`No account ${dto.ACCOUNTNAME} on resource ${resource.name}`);
-      const port = dto.PORT ?? DEFAULT_PORT;
-      const target: SshTarget = {
-        host: host ?? (resource.dns_name || resource.name),
-        port,
-        orgId: resource.org_id,
-        actor,
-        expectedHostKey: expectedHostKey(dto.HOSTKEYFINGERPRINT),
-        username: admin.name,
-        password: await this.keyring.openText(admin.password, PASSWORD_CONTEXT),
-        timeoutMs: CONNECT_TIMEOUT_MS,
-      };
-      await mapSshErrors(() => verifySshLogin(target, true), `Remote password reset was not configured for ${resource.name}`);
       await m.query('UPDATE resources SET remote_account_id = $2, remote_port = $3, dns_name = coalesce($4, dns_name), updated_at = now() WHERE id = $1', [
         resourceId,
         admin.id,
@@ -169,6 +181,26 @@ export class SshRemoteReset {
     return reply('Remote password reset settings fetched successfully', remoteDetails(row.id, row.name, row.dns_name || row.name, row.remote_port ?? DEFAULT_PORT, admin));
   }
 
+  /** The login that proves the admin account; a refusal by the host is in the audit trail. */
+  private async loginAudited(actor: Actor, resource: { id: number; name: string }, admin: { id: number; name: string }, target: SshTarget): Promise<void> {
+    try {
+      await mapSshErrors(() => verifySshLogin(target, true), `Remote password reset was not configured for ${resource.name}`);
+    } catch (error) {
+      await this.audit.record({
+        category: 'Resource',
+        operation: AuditOperation.RemoteResetConfigured,
+        outcome: 'Failed',
+        actor,
+        resourceId: resource.id,
+        resourceName: resource.name,
+        accountId: admin.id,
+        accountName: admin.name,
+        description: `SSH login to ${target.host}:${target.port} as ${admin.name} failed: ${error instanceof AppError ? error.message : 'error'}`,
+      });
+      throw error;
+    }
+  }
+
   private async configOf(m: EntityManager, resourceId: number): Promise<RemoteConfig> {
     const [config] = await m.query(
       `SELECT r.name AS resource_name, r.type AS resource_type, r.dns_name, r.remote_port,
@@ -179,16 +211,6 @@ export class SshRemoteReset {
     );
     if (!config) throw AppError.notFound('No such resource found');
     return config;
-  }
-
-  private async lockAccount(m: EntityManager, accountId: number): Promise<LockedAccount> {
-    const [account] = await m.query(
-      `SELECT a.id, a.name, a.password, a.password_policy, r.id AS resource_id, r.name AS resource_name, r.org_id
-       FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE a.id = $1 FOR UPDATE OF a`,
-      [accountId],
-    );
-    if (!account) throw AppError.notFound('No such account found');
-    return account;
   }
 
   /** A refused change leaves the password as it was, but the attempt is in the audit trail. */

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, listReply, reply, Reply } from '@app/http';
 import { parseId } from '../common/ids';
-import { resourceVisibleSql, visibilityParams } from '../common/visibility';
+import { resourceVisibleSql, visibilityParams } from '@app/gate';
 import { GroupInput } from './group-criteria';
 import { ShareGroupDto } from './resource-group.dto';
 import { resourceListEntry } from '../resources/resources.service';
@@ -92,12 +92,17 @@ export class ResourceGroupsService {
     if (group.kind !== 'static') throw AppError.invalid(`Resource group ${group.name} is dynamic: resources join it by its criteria`);
     this.mayChange(actor, group);
     const added = await this.dataSource.transaction(async (m) => {
-      const visible: { id: number; name: string }[] = await m.query(
-        `SELECT r.id, r.name FROM resources r WHERE r.id = ANY($4::int[]) AND ${resourceVisibleSql('r', '$1', '$2', '$3')}`,
+      // A share of the group reaches every member, so adding a resource hands out access to
+      // it: only those holding full access to the resource may (owner, full share, super admin).
+      const visible: { id: number; name: string; full: boolean }[] = await m.query(
+        `SELECT r.id, r.name, ${resourceVisibleSql('r', '$1', '$2', '$3', { atLeast: 'fullaccess' })} AS full
+         FROM resources r WHERE r.id = ANY($4::int[]) AND ${resourceVisibleSql('r', '$1', '$2', '$3')}`,
         [...visibilityParams(actor), resourceIds],
       );
       const missing = resourceIds.find((id) => !visible.some((r) => r.id === id));
       if (missing !== undefined) throw AppError.notFound(`No such resource found: ${missing}`);
+      const lacking = visible.find((r) => !r.full);
+      if (lacking) throw AppError.forbidden(`You need full access to resource ${lacking.name} to add it to a resource group`);
       const inserted = await m.query(
         `INSERT INTO resource_group_members (group_id, resource_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING RETURNING resource_id`,
         [group.id, resourceIds],

@@ -4,7 +4,7 @@ import { Actor } from '@app/audit';
 import { AppError, listReply, reply, Reply } from '@app/http';
 import { findResource } from '../common/access';
 import { parseId } from '../common/ids';
-import { resourceVisibleSql, visibilityParams } from '../common/visibility';
+import { resourceVisibleSql, visibilityParams } from '@app/gate';
 import { PasswordReader } from '../passwords/password-reader';
 import { KNOWN_RESOURCE_TYPES } from './resource-types';
 import { ResourceAccountIdsDto } from './resource.dto';

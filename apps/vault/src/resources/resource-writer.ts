@@ -11,7 +11,7 @@ import { resolveOwner } from './owner';
 import { CreateResourceDto, EditResourceDto } from './resource.dto';
 import { joinStaticGroup } from './resource-groups';
 import { canonicalType, checkTypeChange, isFileType } from './resource-types';
-import { PASSWORD_CONTEXT } from './resources.service';
+import { PASSWORD_CONTEXT } from '@app/gate';
 
 /** Create (op 6), edit (op 17a) and delete (ops 8, 9) of resources, each audited in its transaction. */
 @Injectable()

@@ -7,6 +7,7 @@ import { CreateResourceDto, EditResourceDto, ResourceAccountIdsDto, ResourceAcco
 import { ResourceLookupService } from './resource-lookup.service';
 import { ResourceWriter } from './resource-writer';
 import { ResourcesService } from './resources.service';
+import { SecretPath } from '@app/gate';
 
 @ApiLayout('vaultA')
 @Controller('restapi/json/v1/resources')
@@ -48,6 +49,7 @@ export class ResourcesController {
 
   @Get('getResourceAccountDetails')
   @Operation('GET_RESOURCEACCOUNTDETAILS', Permission.PasswordRetrieve)
+  @SecretPath('read')
   accountDetails(@CurrentActor() actor: Actor, @Input(ResourceAccountIdsDto) dto: ResourceAccountIdsDto) {
     return this.lookup.accountDetails(actor, dto);
   }

@@ -4,8 +4,9 @@ import { Actor } from '@app/audit';
 import { AppError, listReply, reply, Reply } from '@app/http';
 import { findResource, ResourceRow } from '../common/access';
 import { bool } from '../common/format';
-import { resourceVisibleSql, visibilityParams } from '../common/visibility';
-import { effectiveAccessControl, inUseSql } from '../password-requests/access-sql';
+import { resourceVisibleSql, visibilityParams } from '@app/gate';
+import { inUseSql } from '@app/gate';
+import { effectiveAccessControl } from '../password-requests/access-sql';
 import { SettingsService } from '../settings/settings.service';
 import { customFieldsOf } from './custom-fields';
 import { ResourceSearchDto } from './resource.dto';
@@ -23,7 +24,6 @@ const SEARCH_COLUMNS: Record<string, string> = {
   RESOURCEURL: 'r.url',
 };
 
-export const PASSWORD_CONTEXT = 'accounts.password';
 
 /** Reads of resources and their account lists, scoped by "owned by or shared to". */
 @Injectable()
@@ -59,7 +59,7 @@ export class ResourcesService {
   async accountList(actor: Actor, resourceId: number): Promise<Reply> {
     const resource = await this.findVisible(actor, resourceId);
     const accounts: Record<string, unknown>[] = await this.dataSource.query(
-      `SELECT a.id, a.name, a.notes, a.password_policy, a.is_favourite, ${inUseSql('a')} AS in_use,
+      `SELECT a.id, a.name, a.notes, a.password_policy, a.is_favourite, ${inUseSql('a', '$2')} AS in_use,
          coalesce(ac.reason_required, false) AS request_reason
        FROM accounts a JOIN resources r ON r.id = a.resource_id LEFT JOIN ${effectiveAccessControl('a')} ON true
        WHERE r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })} ORDER BY a.name, a.id`,

@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
+import { REFUSAL_MESSAGES } from '@app/gate';
 
 /** Server settings of one organisation; all default to off. */
 export interface VaultSettings {
@@ -24,11 +25,6 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
 ];
 
 export const DEFAULT_SETTINGS: VaultSettings = { reasonRequired: false, ticketingEnabled: false };
-
-/** A boolean setting as a SQL expression, for statements that must not spend a round trip on it. */
-export function settingSql(key: 'reason_required' | 'ticketing_enabled', org: string): string {
-  return `coalesce((SELECT st.value = 'true'::jsonb FROM settings st WHERE st.org_id = ${org} AND st.key = '${key}'), false)`;
-}
 
 export function findSetting(name: string): SettingDefinition | undefined {
   const wanted = name.trim().toLowerCase().replace(/_/g, '-');
@@ -79,8 +75,3 @@ export function missingJustification(settings: VaultSettings, reason?: string, t
   if (settings.ticketingEnabled && !ticketId?.trim()) return REFUSAL_MESSAGES.TICKETID;
   return undefined;
 }
-
-export const REFUSAL_MESSAGES = {
-  REASON: 'REASON is required: this server asks for a reason to access passwords and files',
-  TICKETID: 'TICKETID is required: ticketing is enabled on this server',
-} as const;

@@ -4,7 +4,7 @@ import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, reply, Reply } from '@app/http';
 import { findAccount, findResource } from '../common/access';
 import { parseId } from '../common/ids';
-import { AccessLevel } from '../common/visibility';
+import { AccessLevel } from '@app/gate';
 import { ShareDto } from './share.dto';
 
 interface Grantee {

@@ -1,4 +1,5 @@
 import { AccessControl } from './access-control.entity';
+import { AcmeAccount, AcmeAuthorization, AcmeChallenge, AcmeEabKey, AcmeNonce, AcmeOrder, AcmeProfile } from './acme.entity';
 import { Account } from './account.entity';
 import { ApiToken } from './api-token.entity';
 import { AuditCheckpoint, AuditEntry } from './audit-entry.entity';
@@ -28,6 +29,7 @@ import { User } from './user.entity';
 import { UserGroup, UserGroupMember } from './user-group.entity';
 
 export * from './access-control.entity';
+export * from './acme.entity';
 export * from './account.entity';
 export * from './api-token.entity';
 export * from './audit-entry.entity';
@@ -63,4 +65,5 @@ export const ENTITIES = [
   AuditEntry, AuditCheckpoint, DataKey, SshKey, SshResource, SshUser, SshKeyAssociation, SshHostKey,
   KeyVaultKey, CertificateAuthority, Certificate, CertificateEndpoint, Csr,
   DeploymentTarget, PgpKey, Job, UnmanagedCertImport,
+  AcmeProfile, AcmeEabKey, AcmeNonce, AcmeAccount, AcmeOrder, AcmeAuthorization, AcmeChallenge,
 ];

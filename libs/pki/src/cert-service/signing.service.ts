@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError } from '@app/http';
-import { normaliseSerial, parseCsr, resolveTemplate, ValidityPeriod, validityPeriod } from '../certs';
-import { saveCertificate } from '../cert-store';
+import { normaliseSerial, parseCsr, ParsedCsr, resolveTemplate, ValidityPeriod, validityPeriod } from '../certs';
+import { CertificateSource, saveCertificate } from '../cert-store';
 import { AuthorityRow } from './authority.repository';
 import { CertificateAuthoritiesService } from './certificate-authorities.service';
 import { isUniqueViolation, mapCertErrors } from './cert-errors';
@@ -19,6 +19,24 @@ const SERIAL_ATTEMPTS = 3;
 export interface SignedCertificate extends CertificateSummary {
   certificate: string;
   chain: string;
+}
+
+export interface IssueRequest {
+  caRow: AuthorityRow;
+  /** The request to sign; its subject, key and SANs go into the certificate. */
+  parsed: ParsedCsr;
+  validity: ValidityPeriod;
+  template?: string;
+  isIntermediate?: boolean;
+  /** The key we hold for it, if any (sealed when stored). */
+  privateKeyPem?: string | null;
+  password?: string | null;
+  storeType?: string;
+  source?: CertificateSource;
+  /** Start of the audit description; the serial is appended. */
+  description: string;
+  /** Runs in the transaction that stores the certificate (e.g. to link an ACME order to it). */
+  inTransaction?: (m: EntityManager, certificateId: number) => Promise<void>;
 }
 
 /**
@@ -41,11 +59,30 @@ export class SigningService {
     const withRoot = dto.signType === 'signWithRoot';
     const template = withRoot ? undefined : await mapCertErrors(() => resolveTemplate(dto.templateName?.trim() || undefined).name);
     const caRow = withRoot ? await this.rootFor(actor, dto) : await this.cas.findForSigning(actor.orgId, dto.caName);
-    const ca = await this.cas.load(caRow);
     const parsed = await mapCertErrors(() => parseCsr(csr.csr_pem));
     const validity = await mapCertErrors(() => validityFor(csr, withRoot ? dto.Validity : undefined));
     const isIntermediate = withRoot && dto.isIntermediate === true;
     const { privateKeyPem, password } = await this.csrs.openSecrets(csr);
+    return this.issue(actor, {
+      caRow,
+      parsed,
+      validity,
+      template,
+      isIntermediate,
+      privateKeyPem,
+      password,
+      storeType: csr.store_type,
+      description: `CSR ${csr.id} signed by ${caRow.name}`,
+    });
+  }
+
+  /**
+   * The one issuing path of our CAs (signCSR, ACME): signs, stores the certificate in the
+   * actor's organisation and audits it in one transaction.
+   */
+  async issue(actor: Actor, request: IssueRequest): Promise<SignedCertificate> {
+    const { caRow, parsed, validity, template, isIntermediate, privateKeyPem, password } = request;
+    const ca = await this.cas.load(caRow);
     for (let attempt = 1; ; attempt++) {
       const issued = await mapCertErrors(() =>
         ca.signCsr(parsed, { validity, template, isIntermediate, crlDistributionPointUrl: this.cas.crlUrl(caRow.name) }),
@@ -58,10 +95,10 @@ export class SigningService {
             chainPems: issued.chainPems,
             sealedPrivateKey: privateKeyPem ? this.secrets.sealKey(privateKeyPem) : null,
             sealedKeyPassword: password ? this.secrets.sealPassword(password) : null,
-            storeType: csr.store_type,
+            storeType: request.storeType,
             caId: caRow.id,
             template: isIntermediate ? 'SubordinateCA' : (template ?? 'WebServer'),
-            source: 'signed',
+            source: request.source ?? 'signed',
             createdByName: actor.username,
           });
           await this.audit.record(
@@ -70,10 +107,11 @@ export class SigningService {
               operation: AuditOperation.CertificateSigned,
               actor,
               target: result.details.subject.cname,
-              description: `CSR ${csr.id} signed by ${caRow.name}, serial ${result.details.serialNumber}${isIntermediate ? ', intermediate CA' : ''}`,
+              description: `${request.description}, serial ${result.details.serialNumber}${isIntermediate ? ', intermediate CA' : ''}`,
             },
             m,
           );
+          await request.inTransaction?.(m, result.id);
           return result;
         });
         return { ...summary(saved), certificate: issued.certPem, chain: issued.chainPems.join('') };

@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { certificateDetails, CertificateDetails } from '../certs';
 
-export type CertificateSource = 'self-signed' | 'signed' | 'imported' | 'discovered';
+export type CertificateSource = 'self-signed' | 'signed' | 'acme' | 'imported' | 'discovered';
 
 export interface CertificateToSave {
   orgId: number;

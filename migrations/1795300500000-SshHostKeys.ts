@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * connection must present, and the last different one a host presented (refused), which
  * an administrator may then accept.
  */
-export class SshHostKeys1795243600000 implements MigrationInterface {
-  name = 'SshHostKeys1795243600000';
+export class SshHostKeys1795300500000 implements MigrationInterface {
+  name = 'SshHostKeys1795300500000';
 
   public async up(q: QueryRunner): Promise<void> {
     await q.query(

@@ -1,0 +1,214 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { Actor, AuditWriter } from '@app/audit';
+import { Keyring } from '@app/crypto';
+import { AppError } from '@app/http';
+import { pgPool, prepared } from '@app/persistence';
+import { ACTOR_CALLER, ACTOR_SLOTS, decisionAuditCte, decisionCtes } from './account-gate.sql';
+import { GateRefusal, Refusal, refusalError } from './refusals';
+import { FILE_CONTEXT, PASSWORD_CONTEXT } from './secret-contexts';
+import { ACCOUNT_USE_RULES, AccountUse } from './secret-use';
+
+/** One use of one account's secret, as a caller asks for it. */
+export interface AccountAccess {
+  use: AccountUse;
+  resourceId: number;
+  accountId: number;
+  reason?: string;
+  ticketId?: string;
+}
+
+/** The account a granted use acts on: the shape the password changer stores into. */
+export interface GrantedAccount {
+  id: number;
+  name: string;
+  password: Buffer;
+  password_policy: string;
+  resource_id: number;
+  resource_name: string;
+  org_id: number;
+}
+
+/** A stored object a use needs besides the account (a file): SQL over aliases a and r, its parameters from $13. */
+export interface Locator {
+  /** Distinguishes the prepared statement of each locator shape. */
+  key: string;
+  sql: string;
+  params: unknown[];
+  /** The answer when there is none (default: no file stored for the account). */
+  missing?: string;
+}
+
+export interface StoredFile {
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+}
+
+// A download's audit row names the file it released, after the caller's description.
+const FILE_DESCRIPTION = `$12::text || coalesce((SELECT sf.file_name FROM stored_files sf WHERE sf.id = v.locator), '')`;
+
+interface DecisionRow {
+  id: number | null;
+  name: string | null;
+  password: Buffer | null;
+  password_policy: string;
+  rid: number;
+  rname: string;
+  org_id: number;
+  locator: string | null;
+  refusal: Refusal | null;
+}
+
+/**
+ * The one gate in front of every account secret. Whatever path releases a password or a
+ * file, logs in somewhere with a stored password on the caller's behalf, or replaces a
+ * password, asks here, with the same inputs the password read uses: organisation and
+ * visibility, the share level the use needs (ACCOUNT_USE_RULES), access control and the
+ * holder of the current check-out, the help-desk restriction, reason and ticket. The
+ * decision is audited, grant or refusal, before the secret moves; the decision and its
+ * audit row are one SQL statement (decisionCtes + decisionAuditCte), the same ones the
+ * hot password read runs with its token look-up.
+ */
+@Injectable()
+export class AccountSecretGate {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keyring: Keyring,
+    private readonly audit: AuditWriter,
+  ) {}
+
+  /**
+   * Decides and audits in one committed statement, then opens the password: for reads
+   * and for uses on the caller's behalf (the audit row is durable before the password
+   * goes anywhere). Refusals throw, already audited.
+   */
+  async openPassword(actor: Actor, access: AccountAccess, description = ''): Promise<{ password: string; account: GrantedAccount }> {
+    const row = await this.decide(actor, access, undefined, description);
+    return { password: await this.open(row.password!), account: granted(row) };
+  }
+
+  /** Decides and audits a download of a stored file, then opens it. */
+  async openFile(actor: Actor, access: AccountAccess, locator: Locator, description: string): Promise<StoredFile> {
+    const row = await this.decide(actor, access, locator, description);
+    const [file] = await this.dataSource.query('SELECT file_name, content_type, content FROM stored_files WHERE id = $1', [row.locator]);
+    return { fileName: file.file_name, contentType: file.content_type, content: await this.keyring.open(file.content, FILE_CONTEXT) };
+  }
+
+  /**
+   * Inside the caller's transaction: locks the account and decides a change. The grant is
+   * audited by the change's own row in the same transaction; a refusal throws a
+   * GateRefusal, audited by `transaction` once the transaction has rolled back.
+   */
+  async authorizeChange(m: EntityManager, actor: Actor, access: AccountAccess): Promise<GrantedAccount> {
+    const rule = ACCOUNT_USE_RULES[access.use];
+    await m.query('SELECT 1 FROM accounts WHERE id = $1 AND resource_id = $2 FOR UPDATE', [access.accountId, access.resourceId]);
+    const [row]: DecisionRow[] = await m.query(
+      `WITH ${ACTOR_CALLER}, ${decisionCtes(rule, ACTOR_SLOTS)}
+       SELECT v.* FROM caller c LEFT JOIN verdict v ON true`,
+      actorParams(actor, access),
+    );
+    const refusal: Refusal | null = row.id === null ? 'NOT_FOUND' : row.refusal;
+    if (!refusal) return granted(row);
+    throw new GateRefusal(refusalError(refusal, rule, row.name ?? '', row.rname ?? ''), {
+      operation: rule.refused,
+      resourceId: row.id === null ? null : row.rid,
+      resourceName: row.rname ?? '',
+      accountId: row.id,
+      accountName: row.name ?? '',
+      refusal,
+      reason: access.reason ?? '',
+      ticketId: access.ticketId ?? '',
+    });
+  }
+
+  /**
+   * The server's own change (the reset after a check-in): no caller to check, the
+   * check-in that triggers it was decided by the workflow. Locks and returns the account.
+   */
+  async authorizeServerChange(m: EntityManager, accountId: number): Promise<GrantedAccount> {
+    const [account] = await m.query(
+      `SELECT a.id, a.name, a.password, a.password_policy, r.id AS resource_id, r.name AS resource_name, r.org_id
+       FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE a.id = $1 FOR UPDATE OF a`,
+      [accountId],
+    );
+    if (!account) throw refusalError('NOT_FOUND', ACCOUNT_USE_RULES.change);
+    return account;
+  }
+
+  /** A transaction whose gate refusals are audited after it rolls back. */
+  async transaction<T>(actor: Actor, work: (m: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.dataSource.transaction(work);
+    } catch (error) {
+      if (error instanceof GateRefusal) {
+        const row = error.auditRow;
+        await this.audit.record({
+          category: 'Resource',
+          operation: row.operation,
+          outcome: 'Failed',
+          actor,
+          resourceId: row.resourceId,
+          resourceName: row.resourceName,
+          accountId: row.accountId,
+          accountName: row.accountName,
+          reason: row.reason,
+          ticketId: row.ticketId,
+          description: `refused: ${row.refusal}`,
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** Opens a password the gate has granted (the caller's statement already audited it). */
+  async open(blob: Buffer): Promise<string> {
+    return (this.keyring.openLoaded(blob, PASSWORD_CONTEXT) ?? (await this.keyring.open(blob, PASSWORD_CONTEXT))).toString('utf8');
+  }
+
+  private async decide(actor: Actor, access: AccountAccess, locator: Locator | undefined, description: string): Promise<DecisionRow> {
+    const rule = ACCOUNT_USE_RULES[access.use];
+    const sql = `WITH ${ACTOR_CALLER}, ${decisionCtes(rule, ACTOR_SLOTS, locator?.sql)},
+      ${decisionAuditCte(rule, ACTOR_SLOTS, locator ? FILE_DESCRIPTION : '$12::text')}
+      SELECT v.*, (SELECT count(*) FROM logged)::int AS logged FROM caller c LEFT JOIN verdict v ON true`;
+    const rows = await prepared<DecisionRow & { logged: number }>(
+      pgPool(this.dataSource),
+      `gate_${access.use}${locator ? `_${locator.key}` : ''}`,
+      sql,
+      [...actorParams(actor, access, true), description.slice(0, 2000), ...(locator?.params ?? [])],
+    );
+    const row = rows[0];
+    if (row.logged !== 1) throw new Error('The gate decision was not audited');
+    const refusal: Refusal | null = row.id === null ? 'NOT_FOUND' : row.refusal;
+    if (refusal) throw refusal === 'MISSING' && locator?.missing ? AppError.notFound(locator.missing) : refusalError(refusal, rule, row.name ?? '', row.rname ?? '');
+    return row;
+  }
+}
+
+/** The parameters of a decision ($1–$9); `audited` adds those of its audit row ($10, $11). */
+function actorParams(actor: Actor, access: AccountAccess, audited = false): unknown[] {
+  const params: unknown[] = [
+    actor.orgId,
+    actor.id,
+    actor.isSuperAdmin,
+    actor.username,
+    actor.role,
+    access.resourceId,
+    access.accountId,
+    (access.reason ?? '').slice(0, 1000),
+    (access.ticketId ?? '').slice(0, 200),
+  ];
+  return audited ? [...params, actor.ip, actor.client.slice(0, 200)] : params;
+}
+
+function granted(row: DecisionRow): GrantedAccount {
+  return {
+    id: row.id!,
+    name: row.name!,
+    password: row.password!,
+    password_policy: row.password_policy,
+    resource_id: row.rid,
+    resource_name: row.rname,
+    org_id: row.org_id,
+  };
+}

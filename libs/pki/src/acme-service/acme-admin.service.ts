@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Actor, AuditWriter } from '@app/audit';
+import { Keyring } from '@app/crypto';
+import { AppError } from '@app/http';
+import { CertificateError } from '../certs';
+import { AllowedDomainsDto, CreateEabKeyDto } from './acme-admin.dto';
+import { CreatedEabKey, createEabKey, EabError, setAllowedDomains } from './eab-keys';
+
+/** The administrators' side of ACME: EAB keys and each CA's allowed domains (HTTP; the admin CLI calls the same functions). */
+@Injectable()
+export class AcmeAdminService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keyring: Keyring,
+    private readonly audit: AuditWriter,
+  ) {}
+
+  createEabKey(actor: Actor, dto: CreateEabKeyDto): Promise<CreatedEabKey> {
+    return refusals(() =>
+      this.dataSource.transaction((m) =>
+        createEabKey(m, this.keyring, this.audit, { orgId: actor.orgId, caName: dto.caName, template: dto.templateName, createdBy: actor }),
+      ),
+    );
+  }
+
+  setAllowedDomains(actor: Actor, dto: AllowedDomainsDto): Promise<string[]> {
+    const domains = (dto.allowedDomains ?? '').split(',');
+    return refusals(() => this.dataSource.transaction((m) => setAllowedDomains(m, this.audit, { orgId: actor.orgId, caName: dto.caName, domains, actor })));
+  }
+}
+
+async function refusals<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof EabError) throw error.kind === 'invalid' ? AppError.invalid(error.message) : AppError.notFound(error.message);
+    // An unknown templateName.
+    if (error instanceof CertificateError) throw AppError.invalid(error.message);
+    throw error;
+  }
+}

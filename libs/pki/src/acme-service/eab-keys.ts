@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { AuditOperation, AuditWriter } from '@app/audit';
+import { Keyring } from '@app/crypto';
+import { parseAllowedDomains } from '../acme';
+import { resolveTemplate } from '../certs';
+
+export const EAB_KEY_CONTEXT = 'acme_eab_keys.hmac_key';
+
+export interface EabKeyRequest {
+  orgId: number;
+  caName: string;
+  template?: string;
+  createdBy: { id: number | null; username: string; ip?: string; client?: string };
+}
+
+export interface CreatedEabKey {
+  keyId: string;
+  /** base64url HMAC key: shown once, stored sealed. */
+  hmacKey: string;
+  caName: string;
+  template: string;
+  directoryPath: string;
+}
+
+/**
+ * Creates an External Account Binding key tied to an organisation, a CA it may use and a
+ * certificate profile. Shared by the HTTP operation and the admin command line.
+ */
+export async function createEabKey(m: EntityManager, keyring: Keyring, audit: AuditWriter, req: EabKeyRequest): Promise<CreatedEabKey> {
+  const ca = await visibleCa(m, req.orgId, req.caName);
+  const template = resolveTemplate(req.template?.trim() || undefined).name;
+  const keyId = randomBytes(12).toString('base64url');
+  const hmacKey = randomBytes(32);
+  await m.query(`INSERT INTO acme_eab_keys (key_id, hmac_key, org_id, ca_id, template, created_by_name) VALUES ($1,$2,$3,$4,$5,$6)`, [
+    keyId,
+    keyring.seal(hmacKey, EAB_KEY_CONTEXT),
+    req.orgId,
+    ca.id,
+    template,
+    req.createdBy.username,
+  ]);
+  await audit.record(
+    {
+      category: 'Pki',
+      operation: AuditOperation.AcmeEabKeyCreated,
+      actor: { id: req.createdBy.id ?? 0, orgId: req.orgId, username: req.createdBy.username, ip: req.createdBy.ip ?? '', client: req.createdBy.client ?? '' },
+      target: ca.name,
+      description: `EAB key ${keyId} for CA ${ca.name}, profile ${template}`,
+    },
+    m,
+  );
+  return { keyId, hmacKey: hmacKey.toString('base64url'), caName: ca.name, template, directoryPath: `/acme/${encodeURIComponent(ca.name)}/directory` };
+}
+
+/** Sets the names a CA may issue for through ACME (replacing the list). */
+export async function setAllowedDomains(
+  m: EntityManager,
+  audit: AuditWriter,
+  req: { orgId: number; caName: string; domains: string[]; actor: { id: number | null; username: string; ip?: string; client?: string } },
+): Promise<string[]> {
+  const ca = await visibleCa(m, req.orgId, req.caName);
+  let domains: string[];
+  try {
+    domains = parseAllowedDomains(req.domains);
+  } catch (error) {
+    throw new EabError((error as Error).message, 'invalid');
+  }
+  await m.query(
+    `INSERT INTO acme_profiles (ca_id, allowed_domains) VALUES ($1, $2)
+     ON CONFLICT (ca_id) DO UPDATE SET allowed_domains = EXCLUDED.allowed_domains, updated_at = now()`,
+    [ca.id, domains],
+  );
+  await audit.record(
+    {
+      category: 'Pki',
+      operation: AuditOperation.AcmeAllowedDomainsChanged,
+      actor: { id: req.actor.id ?? 0, orgId: req.orgId, username: req.actor.username, ip: req.actor.ip ?? '', client: req.actor.client ?? '' },
+      target: ca.name,
+      description: domains.length ? `allowed: ${domains.join(', ')}` : 'no names allowed',
+    },
+    m,
+  );
+  return domains;
+}
+
+/** A CA the organisation may use: one of its own or a server-wide one. */
+async function visibleCa(m: EntityManager, orgId: number, name: string): Promise<{ id: number; name: string }> {
+  const [ca] = await m.query(`SELECT id, name FROM certificate_authorities WHERE name = $1 AND (org_id IS NULL OR org_id = $2)`, [name.trim(), orgId]);
+  if (!ca) throw new EabError(`Certificate authority "${name}" is not known`);
+  return ca;
+}
+
+/** A refusal with a message for the operator (the HTTP layer maps it to Failed). */
+export class EabError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'not-found' | 'invalid' = 'not-found',
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,5 @@
+export * from './problem';
+export * from './jwk';
+export * from './jws';
+export * from './identifiers';
+export * from './tls-alpn';

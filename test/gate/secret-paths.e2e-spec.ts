@@ -1,0 +1,273 @@
+import { createServer, Server } from 'node:net';
+import request from 'supertest';
+import { discoverRoutes } from '../auth/routes';
+import { startTestServices, TestServices } from '../support/app';
+import { createResource } from '../support/factories';
+import { inputData, Json } from '../support/http';
+import { createOrgWithAdmin } from '../vault/users-orgs';
+import { call, share, TestUser, user, workflow } from '../vault/workflow-helpers';
+
+/**
+ * Every route that releases, uses or replaces an account's secret, with each condition under
+ * which the gate must refuse it: refused with a clear Failed, audited (grant or refusal, the
+ * audit row is there before anything moves), and nothing changed or sent. A route marked
+ * @SecretPath that is missing here fails the first test.
+ */
+
+type Condition = 'other organisation' | 'not shared' | 'view share' | 'access control' | 'checked out by another' | 'help desk' | 'reason' | 'ticket';
+
+interface Fixture {
+  caller: TestUser;
+  orgId: number;
+  resourceId: number;
+  accountId: number;
+  accountName: string;
+}
+
+interface SecretRoute {
+  /** METHOD and path as the route snapshot names it. */
+  route: string;
+  /** What the table's call does, for the test name. */
+  entry: string;
+  refusedAs: string;
+  /** Conditions that do not apply (the use needs no more than view; the role cannot reach the route). */
+  skip?: Condition[];
+  send(s: TestServices, f: Fixture, extra?: Json): Promise<Json>;
+}
+
+const V = '/restapi/json/v1';
+const NEW_PASSWORD = 'Brand-New-Pass-77!';
+let sink: Server;
+let sinkPort = 0;
+let sinkConnections = 0;
+
+async function viaHttp(req: request.Test, token: string, details: Json, inQuery: boolean): Promise<Json> {
+  req.set('AUTHTOKEN', token);
+  const res = await (inQuery ? req.query({ INPUT_DATA: inputData(details) }) : req.type('form').send({ INPUT_DATA: inputData(details) }));
+  if (!res.body.operation) throw new Error(`No envelope (HTTP ${res.status}): ${res.text}`);
+  return res.body.operation;
+}
+
+const ROUTES: SecretRoute[] = [
+  {
+    route: 'GET /restapi/json/v1/resources/:rid/accounts/:aid/password',
+    entry: 'password read (lean route)',
+    refusedAs: 'Password Retrieval Denied',
+    skip: ['view share'],
+    send: (s, f, extra = {}) => viaHttp(request(s.vaultUrl).get(`${V}/resources/${f.resourceId}/accounts/${f.accountId}/password`), f.caller.token, extra, true),
+  },
+  {
+    route: 'GET /restapi/json/v1/resources/:rid/accounts/:aid/password',
+    entry: 'password read (controller)',
+    refusedAs: 'Password Retrieval Denied',
+    skip: ['view share'],
+    send: (s, f, extra = {}) => viaHttp(request(s.vaultUrl).get(`${V}//resources/${f.resourceId}/accounts/${f.accountId}/password`), f.caller.token, extra, true),
+  },
+  {
+    route: 'GET /restapi/json/v1/resources/getResourceAccountDetails',
+    entry: 'A2A account details',
+    refusedAs: 'Password Retrieval Denied',
+    skip: ['view share'],
+    send: (s, f, extra = {}) =>
+      viaHttp(request(s.vaultUrl).get(`${V}/resources/getResourceAccountDetails`), f.caller.token, { RESOURCEID: String(f.resourceId), ACCOUNTID: String(f.accountId), ...extra }, true),
+  },
+  {
+    route: 'GET /restapi/json/v1/resources/:rid/accounts/:aid/downloadfile',
+    entry: 'file download',
+    refusedAs: 'File Download Denied',
+    skip: ['view share'],
+    send: (s, f, extra = {}) => viaHttp(request(s.vaultUrl).get(`${V}/resources/${f.resourceId}/accounts/${f.accountId}/downloadfile`), f.caller.token, extra, true),
+  },
+  {
+    route: 'PUT /restapi/json/v1/resources/:rid/accounts/:aid/password',
+    entry: 'password change (LOCAL)',
+    refusedAs: 'Password Change Denied',
+    send: (s, f, extra = {}) => call(s.vaultUrl, 'put', `${V}/resources/${f.resourceId}/accounts/${f.accountId}/password`, f.caller.token, { NEWPASSWORD: NEW_PASSWORD, ...extra }).then((op) => ({ result: op.result })),
+  },
+  {
+    route: 'PUT /restapi/json/v1/resources/:rid/accounts/:aid/password',
+    entry: 'password change (REMOTE)',
+    refusedAs: 'Password Change Denied',
+    send: (s, f, extra = {}) =>
+      call(s.vaultUrl, 'put', `${V}/resources/${f.resourceId}/accounts/${f.accountId}/password`, f.caller.token, { NEWPASSWORD: NEW_PASSWORD, RESETTYPE: 'REMOTE', ...extra }),
+  },
+  {
+    route: 'PUT /restapi/json/v1/resources/:rid/remotepasswordreset',
+    entry: 'remote-reset configuration (logs in with the stored password)',
+    refusedAs: 'Password Use Denied',
+    // A Password User's role cannot reach the route (resource.manage), so the help-desk case is the guard's.
+    skip: ['help desk'],
+    send: (s, f, extra = {}) =>
+      call(s.vaultUrl, 'put', `${V}/resources/${f.resourceId}/remotepasswordreset`, f.caller.token, { ACCOUNTNAME: f.accountName, DNSNAME: '127.0.0.1', PORT: sinkPort, ...extra }),
+  },
+];
+
+const EXPECTED: Record<Condition, RegExp> = {
+  'other organisation': /^No such (account|resource) found$/,
+  'not shared': /^No such (account|resource) found$/,
+  'view share': /^You need (modify|full) access to (account|resource) /,
+  'access control': /request it and check it out first/,
+  'checked out by another': /another user has checked it out/,
+  'help desk': /help desk users is disabled/,
+  reason: /^REASON is required/,
+  ticket: /^TICKETID is required/,
+};
+const CONDITIONS = Object.keys(EXPECTED) as Condition[];
+
+describe('secret paths: one gate refuses, and audits, every path alike', () => {
+  let s: TestServices;
+  let w: ReturnType<typeof workflow>;
+  let owner: TestUser;
+  let strict: { orgId: number; token: string; adminId: number };
+
+  beforeAll(async () => {
+    s = await startTestServices();
+    w = workflow(s.vaultUrl);
+    owner = await user(s, 'Password Administrator', 'gate-owner');
+    strict = await createOrgWithAdmin(s, `gate-strict-${process.pid}`);
+    sink = createServer((socket) => {
+      sinkConnections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+    sinkPort = (sink.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => sink.close(resolve));
+    await s.close();
+  });
+
+  async function defaultOrg(): Promise<number> {
+    const [org] = await s.dataSource.query(`SELECT id FROM organizations WHERE name = 'Default'`);
+    return org.id;
+  }
+
+  async function accessControlled(resourceId: number, accountId: number): Promise<void> {
+    const op = await call(s.vaultUrl, 'put', `${V}/resources/${resourceId}/accounts/${accountId}/accesscontrol`, owner.token, {
+      APPROVAL_REQUIRED: 'true',
+      ADMINS_APPROVE: 'true',
+      EXCLUSIVE: 'true',
+      CHECKOUT_MINUTES: 30,
+    });
+    expect(op.result.status).toBe('Success');
+  }
+
+  /** A resource of `owner` and a caller placed so that exactly `condition` stands between them and the secret. */
+  async function fixture(condition: Condition): Promise<Fixture> {
+    if (condition === 'reason' || condition === 'ticket') {
+      const key = condition === 'reason' ? 'reason_required' : 'ticketing_enabled';
+      await s.dataSource.query(`DELETE FROM settings WHERE org_id = $1`, [strict.orgId]);
+      await s.dataSource.query(`INSERT INTO settings (org_id, key, value) VALUES ($1, $2, 'true'::jsonb)`, [strict.orgId, key]);
+      const r = await createResource(s.vaultUrl, strict.token, { REASON: 'setup', TICKETID: 'T-1' });
+      return { caller: { id: strict.adminId, token: strict.token, name: 'admin' }, orgId: strict.orgId, ...ids(r) };
+    }
+    const r = await createResource(s.vaultUrl, owner.token);
+    const orgId = await defaultOrg();
+    switch (condition) {
+      case 'other organisation': {
+        const other = await createOrgWithAdmin(s, `gate-other-${process.pid}-${r.resourceId}`);
+        return { caller: { id: other.adminId, token: other.token, name: 'admin' }, orgId: other.orgId, ...ids(r) };
+      }
+      case 'not shared':
+        return { caller: await user(s, 'Password Administrator', 'gate-stranger'), orgId, ...ids(r) };
+      case 'view share': {
+        const caller = await user(s, 'Password Administrator', 'gate-viewer');
+        await share(s, r.resourceId, caller.id, 'view');
+        return { caller, orgId, ...ids(r) };
+      }
+      case 'access control': {
+        const caller = await user(s, 'Password Administrator', 'gate-requester');
+        await share(s, r.resourceId, caller.id, 'fullaccess');
+        await accessControlled(r.resourceId, r.accountId);
+        return { caller, orgId, ...ids(r) };
+      }
+      case 'checked out by another': {
+        const caller = await user(s, 'Password Administrator', 'gate-second');
+        const holder = await user(s, 'Password Administrator', 'gate-holder');
+        await share(s, r.resourceId, caller.id, 'fullaccess');
+        await share(s, r.resourceId, holder.id, 'fullaccess');
+        await accessControlled(r.resourceId, r.accountId);
+        expect((await w.request(holder, r.accountId, { REASON: 'holder' })).result.status).toBe('Success');
+        expect((await w.approve(owner, r.accountId, holder.id)).result.status).toBe('Success');
+        expect((await w.checkout(holder, r.accountId)).result.status).toBe('Success');
+        return { caller, orgId, ...ids(r) };
+      }
+      case 'help desk': {
+        const caller = await user(s, 'Password User', 'gate-helpdesk');
+        await share(s, r.resourceId, caller.id, 'fullaccess');
+        const [group] = await s.dataSource.query(
+          `INSERT INTO resource_groups (org_id, name, name_key, kind, created_by, no_helpdesk_retrieval)
+           VALUES ($1, $2, lower($2), 'static', $3, true) RETURNING id`,
+          [orgId, `no-helpdesk-${r.resourceId}`, owner.id],
+        );
+        await s.dataSource.query('INSERT INTO resource_group_members (group_id, resource_id) VALUES ($1, $2)', [group.id, r.resourceId]);
+        return { caller, orgId, ...ids(r) };
+      }
+    }
+    throw new Error(condition);
+  }
+
+  it('every route marked @SecretPath is in this table, and every table route is marked', () => {
+    const marked = [...discoverRoutes(s.vault), ...discoverRoutes(s.pki)].filter((r) => r.secret).map((r) => `${r.method} ${r.path}`);
+    const listed = [...new Set(ROUTES.map((r) => r.route))];
+    expect(marked.filter((r) => !listed.includes(r))).toEqual([]);
+    expect(listed.filter((r) => !marked.includes(r))).toEqual([]);
+  });
+
+  const cases = ROUTES.flatMap((r) => CONDITIONS.filter((c) => !r.skip?.includes(c)).map((c) => [r.entry, c, r] as const));
+
+  it.each(cases)('%s: refused when %s, audited, nothing moved', async (_entry, condition, route) => {
+    const f = await fixture(condition);
+    const [before] = await s.dataSource.query('SELECT password FROM accounts WHERE id = $1', [f.accountId]);
+    const maxAudit = Number((await s.dataSource.query('SELECT coalesce(max(id), 0) AS id FROM audit'))[0].id);
+    const connections = sinkConnections;
+
+    const op = await route.send(s, f);
+
+    expect(op.result.status).toBe('Failed');
+    expect(op.result.message).toMatch(EXPECTED[condition]);
+    expect(op.Details?.PASSWORD ?? '').not.toMatch(/Pw-|Brand-New/);
+    const rows = await s.dataSource.query(
+      `SELECT org_id, operation, outcome, description FROM audit WHERE id > $1 AND actor_id = $2 AND operation = $3`,
+      [maxAudit, f.caller.id, route.refusedAs],
+    );
+    expect(rows).toEqual([expect.objectContaining({ org_id: f.orgId, outcome: 'Failed', description: expect.stringMatching(/^refused: /) })]);
+    const [after] = await s.dataSource.query('SELECT password FROM accounts WHERE id = $1', [f.accountId]);
+    expect(after.password.equals(before.password)).toBe(true);
+    expect(sinkConnections).toBe(connections);
+  });
+
+  it.each(ROUTES.map((r) => [r.entry, r] as const))('%s: granted to the owner, audited', async (_entry, route) => {
+    const r = await createResource(s.vaultUrl, owner.token, { RESOURCETYPE: 'Linux' });
+    const f = { caller: owner, orgId: await defaultOrg(), ...ids(r) };
+    const maxAudit = Number((await s.dataSource.query('SELECT coalesce(max(id), 0) AS id FROM audit'))[0].id);
+    const op = await route.send(s, f);
+    const rows: { operation: string; outcome: string }[] = await s.dataSource.query(
+      `SELECT operation, outcome FROM audit WHERE id > $1 AND actor_id = $2 ORDER BY id`,
+      [maxAudit, owner.id],
+    );
+    if (route.refusedAs === 'Password Retrieval Denied') {
+      expect(op.result.status).toBe('Success');
+      expect(rows).toEqual([{ operation: 'Password Retrieved', outcome: 'Success' }]);
+    } else if (route.refusedAs === 'File Download Denied') {
+      // The gate grants; there is no file, which is said after the decision.
+      expect(op.result.message).toBe(`No file is stored for account ${r.accountName}`);
+      expect(rows).toEqual([{ operation: 'File Download Denied', outcome: 'Failed' }]);
+    } else if (route.entry === 'password change (LOCAL)') {
+      expect(op.result.status).toBe('Success');
+      expect(rows).toEqual([{ operation: 'Password Changed', outcome: 'Success' }]);
+    } else if (route.entry === 'password change (REMOTE)') {
+      expect(op.result.message).toMatch(/Remote password reset is not configured/);
+      expect(rows).toEqual([]);
+    } else {
+      // The use is audited before the login; the sink is no SSH server, so the login fails (audited too).
+      expect(op.result.status).toBe('Failed');
+      expect(rows.map((x) => x.operation)).toEqual(['Password Used', 'Remote Password Reset Configured']);
+      expect(rows[1].outcome).toBe('Failed');
+    }
+  });
+});
+
+function ids(r: { resourceId: number; accountId: number; accountName: string }) {
+  return { resourceId: r.resourceId, accountId: r.accountId, accountName: r.accountName };
+}
