@@ -8,6 +8,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   'cert-sign': async () => (await import('./cert-sign')).main(),
   keygen: async () => (await import('./keygen')).main(),
   'acme-order': async () => (await import('./acme-order')).main(),
+  ocsp: async () => (await import('./ocsp')).main(),
 };
 
 async function main(): Promise<void> {

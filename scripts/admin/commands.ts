@@ -4,6 +4,7 @@ import { verifyAuditCommand } from './audit.commands';
 import { AdminCommand } from './command';
 import { migrateCommand, rotateMasterKeyCommand } from './keys.commands';
 import { addPolicyCommand, listPoliciesCommand } from './policies.commands';
+import { verifyRestoreCommand } from './restore.commands';
 import { setSettingCommand, showSettingsCommand } from './settings.commands';
 import { acceptHostKeyCommand, listHostKeysCommand } from './ssh.commands';
 import { createApiUserCommand, createOrgCommand, listUsersCommand, lockUserCommand, unlockUserCommand } from './users.commands';
@@ -25,6 +26,7 @@ export const COMMANDS: AdminCommand[] = [
   verifyAuditCommand,
   acmeEabKeyCommand,
   acmeAllowedDomainsCommand,
+  verifyRestoreCommand,
   listHostKeysCommand,
   acceptHostKeyCommand,
 ];

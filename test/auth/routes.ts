@@ -1,8 +1,7 @@
-import { INestApplication, RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { INestApplication } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { SECRET_PATH } from '@app/gate';
-import { PERMISSION, PUBLIC } from '@app/http';
+import { routeCatalog } from '@app/http';
 
 export interface RouteEntry {
   method: string;
@@ -11,35 +10,21 @@ export interface RouteEntry {
   permission: string;
   /** The secret use a route declares with @SecretPath, if any. */
   secret?: string;
+  /** The controller class and handler method (for tools that read more metadata, e.g. the fuzzer). */
+  controller: Function;
+  handlerName: string;
 }
 
-/** Every route of a Nest app from controller metadata, as the guard sees it. */
+/** Every route of a Nest app from controller metadata (the production route catalog), as the guard sees it. */
 export function discoverRoutes(app: INestApplication): RouteEntry[] {
-  const routes = new Map<string, RouteEntry>();
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Function | undefined;
-      if (!controller) continue;
-      const bases = paths(Reflect.getMetadata(PATH_METADATA, controller));
-      const classPublic = Reflect.getMetadata(PUBLIC, controller) === true;
-      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
-        if (name === 'constructor') continue;
-        const handler = controller.prototype[name];
-        if (typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-        const isPublic = classPublic || Reflect.getMetadata(PUBLIC, handler) === true;
-        const permission = isPublic ? 'PUBLIC' : ((Reflect.getMetadata(PERMISSION, handler) as string | undefined) ?? 'MISSING');
-        for (const base of bases) {
-          for (const sub of paths(Reflect.getMetadata(PATH_METADATA, handler))) {
-            const path = join(base, sub);
-            const secret = Reflect.getMetadata(SECRET_PATH, handler) as string | undefined;
-            routes.set(`${method} ${path}`, { method, path, permission, ...(secret ? { secret } : {}) });
-          }
-        }
-      }
-    }
-  }
-  return [...routes.values()].sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path)));
+  return routeCatalog(app.get(ModulesContainer)).map((r) => ({
+    method: r.method,
+    path: r.path,
+    permission: r.isPublic ? 'PUBLIC' : (r.permission ?? 'MISSING'),
+    controller: r.controller,
+    handlerName: r.handler.name,
+    ...secretOf(r.handler),
+  }));
 }
 
 /** METHOD PATH pairs registered in the Express router: what actually answers. */
@@ -58,12 +43,7 @@ interface Layer {
   route?: { path: string; methods: Record<string, boolean> };
 }
 
-function paths(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String);
-  return [value === undefined ? '' : String(value)];
-}
-
-function join(base: string, sub: string): string {
-  const path = `/${[base, sub].map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
-  return path;
+function secretOf(handler: Function): { secret?: string } {
+  const secret = Reflect.getMetadata(SECRET_PATH, handler) as string | undefined;
+  return secret ? { secret } : {};
 }

@@ -61,5 +61,7 @@ describe('docker-compose.yml and Dockerfile', () => {
     const cmd = JSON.parse(/^CMD (.*)$/m.exec(dockerfile)![1]);
     expect(existsSync(source(cmd[1]))).toBe(true);
     expect(dockerfile).toMatch(/ENV .*DATA_DIR=\/data/);
+    // Containers log one JSON object per line (one per request), for the log shippers.
+    expect(dockerfile).toMatch(/ENV .*LOG_FORMAT=json/);
   });
 });

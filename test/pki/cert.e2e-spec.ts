@@ -4,6 +4,9 @@ import { createUserWithToken, startTestServices, TestServices } from '../support
 import { CertificateAuthoritiesService } from '../../libs/pki/src/cert-service';
 import { client, Tools } from './cert-e2e-helpers';
 
+/** The date form of the certificate lists, e.g. `Aug 27, 2022` (the details keep yyyy-mm-dd hh:mm:ss.f). */
+const LIST_DATE = /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}$/;
+
 /** createCertificate, addCertificate, getCertificate in every fileType, details, lists, delete; checked with openssl and keytool. */
 describe('pki certificate inventory and export formats (6565 layout)', () => {
   let s: TestServices;
@@ -230,9 +233,12 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
       const entry = res.body.details.find((e: Record<string, unknown>) => e['Common Name'] === 'web.example.test');
       expect(entry).toEqual({
         CertID: web.Certificate_ID, 'DNS Name/FQDN': 'web.example.test', Port: 443, 'Common Name': 'web.example.test', Issuer: 'web.example.test',
-        FromDate: expect.any(String), ExpiryDate: expect.any(String), KeyStrength: '2048', SignatureAlgorithm: 'SHA256withRSA',
-        'Created By': 'admin', 'Expiry Notification Email': '',
+        FromDate: expect.stringMatching(LIST_DATE), ExpiryDate: expect.stringMatching(LIST_DATE), serialNumber: expect.stringMatching(/^[0-9a-f]+$/i),
+        KeyStrength: '2048', SignatureAlgorithm: 'SHA256withRSA', 'Created By': 'admin', 'Expiry Notification Email': '',
       });
+      // A client picks an entry from the list and asks for it by that serial.
+      const picked = await api.get('getCertificateDetails', { common_name: 'web.example.test', serial_number: entry.serialNumber });
+      expect(picked.body.details[0].endpoint).toMatchObject({ serial: entry.serialNumber, expiry_date: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d$/) });
     });
 
     it.each([
@@ -249,7 +255,7 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
     it('getAllSSLCertsExpiryDate lists common names and expiry dates, soonest first', async () => {
       const res = await api.get('getAllSSLCertsExpiryDate');
       expect(res.body).toMatchObject({ name: 'GetAllSSLCertificatesExpiryDate', result: { status: 'Success' } });
-      expect(res.body.details[0]).toEqual({ 'Common Name': 'web.example.test', ExpiryDate: expect.stringMatching(/^\d{4}-\d\d-\d\d /) });
+      expect(res.body.details[0]).toEqual({ 'Common Name': 'web.example.test', ExpiryDate: expect.stringMatching(LIST_DATE), serialNumber: expect.stringMatching(/^[0-9a-f]+$/i) });
     });
   });
 

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DiscoveryService } from '@app/pki/discovery-service';
 import { createUserWithToken, startTestServices, TestServices } from '../support/app';
 import { inputData } from '../support/http';
 import {
@@ -61,6 +62,16 @@ describe('pki SSL discovery (ops 25-27) and background jobs', () => {
     expect(res.body.result.message).toContain('0 new');
     const [{ n }] = await s.dataSource.query(`SELECT count(*)::int AS n FROM certificate_endpoints WHERE port = $1`, [modern.port]);
     expect(n).toBe(1);
+  });
+
+  it('answers a single host inline even when it takes longer than the background wait of a large list (no WAIT given)', async () => {
+    const silent = await startSilentServer();
+    peers.push(silent);
+    // TIMEOUT 6 s outlasts the 5 s after which large lists answer with a job id.
+    const res = await post('sslCertSingleDiscovery', { HOST: '127.0.0.1', PORT: String(silent.port), TIMEOUT: '6' });
+    expect(res.body).toMatchObject({ name: 'Get SSL Discovery', result: { status: 'Success' }, details: { '127.0.0.1': ['FAILURE', 'Timed out after 6s'] } });
+    const [job] = await s.dataSource.query('SELECT status FROM jobs WHERE id = $1', [Number(res.body.jobId)]);
+    expect(job.status).toBe('done');
   });
 
   it('says why an address failed: refused, timed out, not TLS', async () => {
@@ -195,5 +206,27 @@ describe('pki SSL discovery (ops 25-27) and background jobs', () => {
     const user = await createUserWithToken(s, 'disc-user', 'Password User');
     const st = await request(s.pkiUrl).get(`${API}/getDiscoveryStatus`).set('AUTHTOKEN', user.token).query({ jobId: '1' });
     expect(st.body.result.status).toBe('Failed');
+  });
+  // Last: it stops the pki instance's discovery service.
+  it('hands a running job back when its service stops; another instance resumes it from its stored plan', async () => {
+    const silent = await startSilentServer();
+    peers.push(silent);
+    const res = await post('sslCertSingleDiscovery', { HOST: '127.0.0.1', PORT: String(silent.port), TIMEOUT: '2', WAIT: '0' });
+    const jobId = res.body.jobId as string;
+    expect(res.body.result.message).toContain('running in the background');
+    await s.pki.get(DiscoveryService).onModuleDestroy();
+    const [row] = await s.dataSource.query('SELECT status FROM jobs WHERE id = $1', [Number(jobId)]);
+    expect(row.status).toBe('pending');
+    const waiting = await status(jobId);
+    expect(waiting.body).toMatchObject({ jobStatus: 'running', phase: 'waiting', result: { status: 'Success', message: expect.stringContaining('interrupted by a service stop') } });
+    // The vault runs the same discovery service: its resumer (or this call) picks the job up.
+    await s.vault.get(DiscoveryService, { strict: false }).resumeOrphans();
+    let finished = waiting;
+    for (let i = 0; i < 80 && finished.body.jobStatus === 'running'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      finished = await status(jobId);
+    }
+    expect(finished.body).toMatchObject({ jobStatus: 'done', result: { status: 'Success', message: expect.stringContaining('completed: 0 of 1') } });
+    expect(finished.body.details).toEqual({ '127.0.0.1': ['FAILURE', 'Timed out after 2s'] });
   });
 });

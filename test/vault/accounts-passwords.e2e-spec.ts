@@ -72,7 +72,7 @@ describe('vault accounts and passwords, with the reason and ticketing settings',
         DESCRIPTION: 'N/A', PASSWDID: String(r.accountId), 'PASSWORD STATUS': '****', 'PASSWORD POLICY': 'Strong', 'EXPIRY STATUS': 'Valid',
         'COMPLIANT STATUS': 'Non-Compliant', 'LAST ACCESSED TIME': 'N/A', PASSWORDREQUEST_REASON_MANDATORY: 'false',
       });
-      expect(d['COMPLIANT REASON']).toMatch(/^Minimum length must be 12/);
+      expect(d['COMPLIANT REASON']).toMatch(/^Minimum length must be 8/);
       await s.dataSource.query(`UPDATE accounts SET password_changed_at = now() - interval '91 days' WHERE id = $1`, [r.accountId]);
       await admin.get(`/resources/${r.resourceId}/accounts/${r.accountId}/password`);
       const later = (await admin.get(`/resources/${r.resourceId}/accounts/${r.accountId}`)).body.operation.Details;
@@ -114,6 +114,18 @@ describe('vault accounts and passwords, with the reason and ticketing settings',
       const remote = await admin.put(url, { NEWPASSWORD: 'Third-Pass-1234!', RESETTYPE: 'REMOTE' });
       expect(remote.body.operation).toMatchObject({ name: 'CHANGE PASSWORD', result: { status: 'Failed' } });
       expect((await admin.get(url)).body.operation.Details.PASSWORD).toBe('Second-Pass-1234!');
+    });
+
+    it('accepts a 10-character password under the built-in Strong policy, as the original does (minimum 8)', async () => {
+      const r = await createResource(s.vaultUrl, s.adminToken, { PASSWORD: 'First-Pass-1234!', ACCOUNTPASSWORDPOLICY: 'Strong' });
+      const url = `/resources/${r.resourceId}/accounts/${r.accountId}/password`;
+      const ok = await admin.put(url, { NEWPASSWORD: 'Abcde-123x', RESETTYPE: 'LOCAL' });
+      expect(ok.body.operation.result).toEqual({ status: 'Success', message: 'Password changed successfully' });
+      const short = await admin.put(url, { NEWPASSWORD: 'Ab-1x', RESETTYPE: 'LOCAL' });
+      expect(short.body.operation.result.status).toBe('Failed');
+      expect(short.body.operation.result.message).toMatch(/Minimum length must be 8/);
+      const d = (await admin.get(`/resources/${r.resourceId}/accounts/${r.accountId}`)).body.operation.Details;
+      expect(d).toMatchObject({ 'PASSWORD POLICY': 'Strong', 'COMPLIANT STATUS': 'Compliant', 'COMPLIANT REASON': '-' });
     });
 
     it('requires REASON, then TICKETID, when the settings say so, naming the missing one; refusals are audited', async () => {

@@ -116,7 +116,7 @@ describe('vault files (op 19) and password policies (op 16)', () => {
       const res = await admin.get('/passwords/generate', { POLICY: 'Strong' });
       expect(res.body.operation.name).toBe('GENERATE PASSWORD');
       expect(res.body.operation.result).toEqual({ status: 'Success', message: 'Password generated successfully' });
-      expect(res.body.operation.Details.PASSWORD).toMatch(/^[A-Za-z](?=.*[a-z])(?=.*[A-Z])(?=.*\d).{11,31}$/);
+      expect(res.body.operation.Details.PASSWORD).toMatch(/^[A-Za-z](?=.*[a-z])(?=.*[A-Z])(?=.*\d).{7,31}$/);
       const q = await request(s.vaultUrl).get('/restapi/json/v1/passwords/generate').query({ AUTHTOKEN: s.adminToken, INPUT_DATA: "{'operation':{'Details':{'POLICY':'low'}}}" });
       expect(q.body.operation.Details.PASSWORD.length).toBeGreaterThanOrEqual(6);
       const bad = await admin.get('/passwords/generate', { POLICY: 'Nope' });

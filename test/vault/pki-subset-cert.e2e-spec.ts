@@ -38,10 +38,15 @@ describe('vault prefix B certificates (7272 layout)', () => {
     const list = await vault.get('getAllSSLCertificates');
     expect(list.body).toMatchObject({ name: 'GetAllSSLCertificates', result: { status: 'Success' }, totalRows: 2 });
     expect(list.body.SSLCertificates.map((e: Record<string, string>) => e['Common Name'])).toEqual(['from-pki.example.test', 'vault.example.test']);
-    expect(list.body.SSLCertificates[0]).toMatchObject({ CertID: expect.any(Number), Port: 443, KeyStrength: '2048' });
+    expect(list.body.SSLCertificates[0]).toMatchObject({
+      CertID: expect.any(Number), Port: 443, KeyStrength: '2048', serialNumber: expect.stringMatching(/^[0-9a-f]+$/i),
+      FromDate: expect.stringMatching(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/), ExpiryDate: expect.stringMatching(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/),
+    });
     const expiry = await vault.get('getAllSSLCertsExpiryDate');
     expect(expiry.body).toMatchObject({ name: 'GetAllSSLCertificatesExpiryDate', totalRows: 2 });
-    expect(expiry.body.SSLCertificates_Expiry_Date[1]).toEqual({ 'Common Name': 'vault.example.test', ExpiryDate: expect.any(String) });
+    expect(expiry.body.SSLCertificates_Expiry_Date[1]).toEqual({
+      'Common Name': 'vault.example.test', ExpiryDate: expect.stringMatching(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/), serialNumber: list.body.SSLCertificates[1].serialNumber,
+    });
   });
 
   it('getCertificateDetails answers the endpoint object with an integer port', async () => {

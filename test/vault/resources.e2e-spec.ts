@@ -163,7 +163,11 @@ describe('vault resources: create, edit, delete, look-ups', () => {
       });
       expect((await admin.get('/resources/resourcename/web+server+1')).body.operation.Details).toEqual({ RESOURCEID: String(r.resourceId) });
       const del = await admin.delete('/resources/resourcename/web+server+1');
-      expect(del.body.operation.result).toEqual({ status: 'Success', message: 'Resource web server 1 deleted successfully' });
+      expect(del.body.operation).toEqual({
+        name: 'GET_RESOURCEID',
+        result: { status: 'Success', message: 'Resource web server 1 deleted successfully' },
+        Details: { RESOURCEID: String(r.resourceId) },
+      });
       expect((await admin.get('/resources/resourcename/web%20server%201')).body.operation.result).toEqual({ status: 'Failed', message: 'No resource named web server 1 found' });
     });
   });

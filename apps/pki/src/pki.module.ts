@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { ExpiryNoticesModule } from '@app/pki/expiry-notices';
 import { CoreModule, HealthController } from '@app/server';
 import { PkiAuditModule } from './audit/audit.module';
+import { PkiMetrics } from './pki-metrics';
 import { CertificatesModule } from './certificates/certificates.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { KeyVaultModule } from './key-vault/key-vault.module';
@@ -14,10 +16,10 @@ import { SshResourcesModule } from './ssh-resources/ssh-resources.module';
 
 @Module({
   controllers: [HealthController],
-  providers: [],
+  providers: [PkiMetrics],
 })
 export class PkiModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
-    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki'), SshKeysModule, SshResourcesModule, DiscoveryModule, VulnerabilitiesModule, KeyVaultModule, PgpModule, UnmanagedModule, PkiAuditModule, CertificatesModule, AcmeModule] };
+    return { module: PkiModule, imports: [CoreModule.forRoot(config, databaseUrl, 'pki'), SshKeysModule, SshResourcesModule, DiscoveryModule, VulnerabilitiesModule, KeyVaultModule, PgpModule, UnmanagedModule, PkiAuditModule, CertificatesModule, AcmeModule, ExpiryNoticesModule] };
   }
 }

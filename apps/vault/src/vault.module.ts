@@ -9,8 +9,9 @@ import { VaultAuditModule } from './audit/audit.module';
 import { ResourceGroupsModule } from './resource-groups/resource-groups.module';
 import { ResourcesModule } from './resources/resources.module';
 import { UsersModule } from './users/users.module';
+import { VaultMetrics } from './vault-metrics';
 
-@Module({ controllers: [HealthController] })
+@Module({ controllers: [HealthController], providers: [VaultMetrics] })
 export class VaultModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     return {

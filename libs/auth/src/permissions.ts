@@ -16,6 +16,8 @@ export const Permission = {
   PkiRead: 'pki.read',
   PkiManage: 'pki.manage',
   SettingsManage: 'settings.manage',
+  /** GET /metrics (unless METRICS_PUBLIC): what a monitoring token needs. */
+  MetricsRead: 'metrics.read',
 } as const;
 export type PermissionName = (typeof Permission)[keyof typeof Permission];
 

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 
 export type TlsMode = 'self-signed' | 'files' | 'off';
 export type LogLevel = 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+export type LogFormat = 'text' | 'json';
 
 /** Everything the services read from the environment, validated once at boot. */
 export interface AppConfig {
@@ -33,6 +34,41 @@ export interface AppConfig {
   sweepIntervalMs: number;
   /** Size of the database connection pool per service. */
   dbPoolSize: number;
+  /** Longest wait for a database connection (a free pool slot or a new connection), ms. */
+  dbConnectTimeoutMs: number;
+  /** Longest a single SQL statement may run before PostgreSQL cancels it, ms (0: no limit). */
+  dbStatementTimeoutMs: number;
+  /** text: Nest's lines; json: one JSON object per line, with one line per request. */
+  logFormat: LogFormat;
+  /** GET /metrics without a token (otherwise the metrics.read permission). */
+  metricsPublic: boolean;
+  /** On SIGTERM, how long the instance keeps accepting while /health answers 503, ms. */
+  shutdownDelayMs: number;
+  /** Then, how long in-flight requests and running jobs may take to finish before the process exits, ms. */
+  shutdownGraceMs: number;
+  /** Who signs OCSP responses: each CA's delegated responder certificate, or the CA itself. */
+  ocspSigner: 'delegated' | 'ca';
+  /** Certificate expiry notices: thresholds, SMTP relay, optional webhook. */
+  expiry: ExpiryNoticeConfig;
+}
+
+export interface ExpiryNoticeConfig {
+  /** Days before expiry at which a notice goes out, largest first. */
+  thresholdsDays: number[];
+  /** How often the notifier looks for due notices, ms. */
+  intervalMs: number;
+  smtp?: SmtpConfig;
+  webhookUrl?: string;
+}
+
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  /** starttls: upgrade with STARTTLS and refuse without it; implicit: TLS from the first byte (465); off: plain. */
+  tls: 'starttls' | 'implicit' | 'off';
+  user?: string;
+  password?: string;
+  from: string;
 }
 
 export class ConfigError extends Error {}
@@ -62,6 +98,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     unmanagedCertPath: text(env, 'UNMANAGED_CERT_PATH'),
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 20, 1, 500),
+    dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 60_000, 0, 3_600_000),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['text', 'json'], 'text') as LogFormat,
+    metricsPublic: oneOf(env, 'METRICS_PUBLIC', ['true', 'false'], 'false') === 'true',
+    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 8000, 0, 600_000),
+    ocspSigner: oneOf(env, 'OCSP_SIGNER', ['delegated', 'ca'], 'delegated') as 'delegated' | 'ca',
+    expiry: expiryConfig(env),
   };
   if (tlsMode === 'files' && (!config.tlsCertFile || !config.tlsKeyFile)) {
     throw new ConfigError('TLS_MODE=files needs TLS_CERT_FILE and TLS_KEY_FILE');
@@ -76,6 +120,27 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError('MASTER_KEY must be 32 bytes as 64 hex characters or base64');
   }
   return config;
+}
+
+function expiryConfig(env: Env): ExpiryNoticeConfig {
+  const days = text(env, 'EXPIRY_NOTICE_DAYS') ?? '30,7,1';
+  const thresholdsDays = days.split(',').map((d) => d.trim());
+  if (!thresholdsDays.every((d) => /^\d+$/.test(d) && Number(d) >= 1 && Number(d) <= 3650)) {
+    throw new ConfigError(`EXPIRY_NOTICE_DAYS must be a comma-separated list of whole days from 1 to 3650, got "${days}"`);
+  }
+  const host = text(env, 'SMTP_HOST');
+  const tls = oneOf(env, 'SMTP_TLS', ['starttls', 'implicit', 'off'], 'starttls') as SmtpConfig['tls'];
+  const from = text(env, 'SMTP_FROM');
+  if (host && !from) throw new ConfigError('SMTP_HOST needs SMTP_FROM (the sender address of expiry notices)');
+  if (text(env, 'SMTP_PASSWORD') && !text(env, 'SMTP_USER')) throw new ConfigError('SMTP_PASSWORD needs SMTP_USER');
+  return {
+    thresholdsDays: [...new Set(thresholdsDays.map(Number))].sort((a, b) => b - a),
+    intervalMs: integer(env, 'EXPIRY_CHECK_INTERVAL_MS', 3_600_000, 100, 86_400_000),
+    smtp: host
+      ? { host, port: port(env, 'SMTP_PORT', tls === 'implicit' ? 465 : 587), tls, user: text(env, 'SMTP_USER'), password: env.SMTP_PASSWORD || undefined, from: from! }
+      : undefined,
+    webhookUrl: url(env, 'EXPIRY_WEBHOOK_URL'),
+  };
 }
 
 export function isKeyMaterial(value: string): boolean {

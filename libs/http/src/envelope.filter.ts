@@ -3,8 +3,10 @@ import { Reflector } from '@nestjs/core';
 import { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { AppError, ErrorCode } from './app-error';
+import { dataErrorMessage, isDatabaseUnavailable } from './driver-errors';
 import { buildEnvelope } from './envelope';
 import { Layout, LAYOUT, OPERATION, OperationMeta } from './operation.decorator';
+import { noteAnswer } from './request-note';
 
 export interface RouteInfo {
   handler?: Function;
@@ -41,6 +43,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       this.defaultLayout;
 
     const answer = errorAnswer(exception, { layout, meta }, req.method, req.path, this.logger);
+    noteAnswer(res, answer.status, 'Failed', answer.errorId);
     if (res.headersSent) return;
     res.status(answer.status).json(answer.body);
   }
@@ -65,8 +68,9 @@ export function errorAnswer(
   method: string,
   path: string,
   logger: Logger,
-): { status: number; body: Record<string, unknown> } {
+): { status: number; body: Record<string, unknown>; errorId?: string } {
   let status = 200;
+  let errorId: string | undefined;
   let name = route.meta?.name ?? '';
   let message: string;
   let details: unknown;
@@ -79,15 +83,25 @@ export function errorAnswer(
     message = `No such operation: ${method} ${path}`;
   } else if (exception instanceof HttpException && exception.getStatus() < 500) {
     message = exception.message;
+  } else if (dataErrorMessage(exception)) {
+    // Input PostgreSQL refused as data: the client's to fix, and nothing was written.
+    message = dataErrorMessage(exception)!;
+    logger.warn(`${method} ${path}: refused by the database as data: ${(exception as Error).message}`);
+  } else if (isDatabaseUnavailable(exception)) {
+    status = 503;
+    message = DATABASE_UNAVAILABLE_MESSAGE;
+    logger.warn(`${method} ${path}: database unavailable: ${(exception as Error)?.message ?? String(exception)}`);
   } else {
     status = 500;
-    const id = randomUUID();
+    const id = (errorId = randomUUID());
     message = `Internal server error (error id ${id})`;
     logger.error(`${id} ${method} ${path}: ${describe(exception)}`);
   }
   const body = buildEnvelope({ layout: route.layout, name, status: 'Failed', reply: { message, details }, capitalResult: route.meta?.capitalResult });
-  return { status, body };
+  return { status, body, errorId };
 }
+
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable; try again shortly';
 
 function isAuthError(code: ErrorCode): boolean {
   return [ErrorCode.AuthFailed, ErrorCode.HostNotAllowed, ErrorCode.UserLocked, ErrorCode.UserExpired].includes(code);

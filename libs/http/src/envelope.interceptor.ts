@@ -3,8 +3,10 @@ import { Reflector } from '@nestjs/core';
 import { Response } from 'express';
 import { map, Observable } from 'rxjs';
 import { buildEnvelope } from './envelope';
+import { EdgeAwareRequest, refuseUnstorableParams } from './edge-input';
 import { layoutOf, operationOf } from './operation-meta';
 import { FileReply, Reply, TextReply } from './reply';
+import { noteAnswer } from './request-note';
 
 /** Wraps every handler's Reply in the envelope its route metadata names. */
 @Injectable()
@@ -15,10 +17,13 @@ export class EnvelopeInterceptor implements NestInterceptor {
     const meta = operationOf(this.reflector, context);
     const layout = layoutOf(this.reflector, context, 'vaultA');
     const res = context.switchToHttp().getResponse<Response>();
+    refuseUnstorableParams(context.switchToHttp().getRequest<EdgeAwareRequest>());
     return next.handle().pipe(
       map((value: unknown) => {
         // The original servers answer 200 to every call, POST included (Nest says 201).
         res.status(200);
+        const reply = value as Reply | undefined;
+        noteAnswer(res, 200, value instanceof FileReply || value instanceof TextReply ? undefined : (reply?.status ?? meta?.successText));
         if (value instanceof FileReply) {
           return new StreamableFile(value.body, {
             type: value.contentType,
@@ -31,12 +36,11 @@ export class EnvelopeInterceptor implements NestInterceptor {
           return value.text;
         }
         if (!meta) return value;
-        const reply = value as Reply;
         return buildEnvelope({
           ...meta,
           layout,
-          status: reply.status ?? meta.successText ?? 'Success',
-          reply,
+          status: reply!.status ?? meta.successText ?? 'Success',
+          reply: reply!,
         });
       }),
     );

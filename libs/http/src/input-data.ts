@@ -1,4 +1,5 @@
 import { AppError } from './app-error';
+import { refuseUnstorable } from './edge-input';
 import { InputDataSyntaxError, parseLenientJson } from './lenient-json';
 import { ParsedRequest } from './request-body.middleware';
 import { loadUpload } from './upload-storage';
@@ -34,6 +35,7 @@ export function readInputData(req: ParsedRequest): Fields {
       throw AppError.invalid('INPUT_DATA could not be parsed');
     }
     details = unwrapDetails(parsed);
+    for (const key of Object.keys(details)) refuseUnstorable(key, details[key]);
   }
   (req as { inputData?: Fields }).inputData = details;
   return details;
@@ -53,9 +55,9 @@ function unwrapDetails(parsed: unknown): Fields {
 export function readField(req: ParsedRequest, name: string): unknown {
   const value = lookup(readInputData(req), name);
   if (value !== undefined) return value;
-  const fromQuery = lookup(req.query as Fields, name);
-  if (fromQuery !== undefined) return fromQuery;
-  return lookup(req.body, name);
+  const fromForm = lookup(req.query as Fields, name) ?? lookup(req.body, name);
+  refuseUnstorable(name, fromForm);
+  return fromForm;
 }
 
 export function uploadedFile(req: ParsedRequest, part: string): Express.Multer.File | undefined {

@@ -12,6 +12,8 @@ export interface ParsedRequest extends Request {
   /** The token from a trailing /AUTHTOKEN=<token> path segment (pki). */
   pathToken?: string;
   files?: Express.Multer.File[] | Record<string, Express.Multer.File[]>;
+  /** A binary body kept as bytes (application/ocsp-request). */
+  rawBody?: Buffer;
 }
 
 /** How much a request body may cost, and how a token is checked before any of it is read. */
@@ -85,6 +87,8 @@ export function requestBodyMiddleware(options: RequestBodyOptions) {
     req.on('end', () => {
       if (size > maxBody) {
         req.bodyError = new AppError(ErrorCode.TooLarge, `Request body is larger than the limit of ${maxBody} bytes`);
+      } else if (/^application\/ocsp-request/i.test(req.headers['content-type'] ?? '')) {
+        req.rawBody = Buffer.concat(chunks);
       } else {
         parseText(req, Buffer.concat(chunks).toString('utf8'));
       }

@@ -40,8 +40,12 @@ export function OptionalBoolean() {
   );
 }
 
+// Ids and counts are PostgreSQL integer columns: a larger number is refused here, naming
+// the field, rather than by the database.
+export const INT4_MAX = 2_147_483_647;
+
 /** A whole number sent as text or as a number. */
-export function OptionalInteger(min = 0, max = Number.MAX_SAFE_INTEGER) {
+export function OptionalInteger(min = 0, max = INT4_MAX) {
   return applyDecorators(
     IsOptional(),
     Transform(({ value }) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value)),
@@ -51,7 +55,7 @@ export function OptionalInteger(min = 0, max = Number.MAX_SAFE_INTEGER) {
   );
 }
 
-export function RequiredInteger(min = 0, max = Number.MAX_SAFE_INTEGER) {
+export function RequiredInteger(min = 0, max = INT4_MAX) {
   return applyDecorators(
     IsNotEmpty({ message: '$property is required' }),
     Transform(({ value }) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value)),

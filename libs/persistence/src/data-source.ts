@@ -3,8 +3,16 @@ import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../../migrations';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
+export interface DatabaseTimeouts {
+  /** Longest wait for a connection (pool slot or new connection), ms: a database that is away fails fast. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL's statement_timeout, ms (0 or unset: none, as for the admin CLI). */
+  statementTimeoutMs?: number;
+}
+
 /** The one DataSource definition, used by both services, the admin CLI and the tests. */
-export function dataSourceOptions(url: string, poolSize = 20): DataSourceOptions {
+export function dataSourceOptions(url: string, poolSize = 20, timeouts: DatabaseTimeouts = {}): DataSourceOptions {
+  const { connectTimeoutMs = 5000, statementTimeoutMs = 0 } = timeouts;
   return {
     type: 'postgres',
     url,
@@ -13,7 +21,14 @@ export function dataSourceOptions(url: string, poolSize = 20): DataSourceOptions
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
     migrationsTransactionMode: 'each',
-    extra: { max: poolSize, application_name: 'credential-vault' },
+    connectTimeoutMS: connectTimeoutMs,
+    extra: {
+      max: poolSize,
+      application_name: 'credential-vault',
+      // A connection whose peer vanished without a word (host down, cable cut) is noticed.
+      keepAlive: true,
+      ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    },
   };
 }
 

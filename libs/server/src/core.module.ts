@@ -7,18 +7,23 @@ import { AppConfig, ConfigModule } from '@app/config';
 import { CryptoModule } from '@app/crypto';
 import { GateModule } from '@app/gate';
 import { EnvelopeExceptionFilter, EnvelopeInterceptor, Layout, LeanRoutes } from '@app/http';
+import { Drain, DrainingHealthRoute, MetricsController, MetricsService, SERVICE_NAME } from '@app/observability';
 import { dataSourceOptions } from '@app/persistence';
+import { DEFAULT_LAYOUT, OpenApiController } from './openapi';
 
-/** What every service shares: config, database, keyring, audit, the secret gate, the guard and the envelope. */
+/** What every service shares: config, database, keyring, audit, the secret gate, the guard, the envelope and metrics. */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig, databaseUrl: string, defaultLayout: Layout): DynamicModule {
     return {
       module: CoreModule,
       global: true,
+      controllers: [MetricsController, OpenApiController],
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.dbPoolSize)),
+        TypeOrmModule.forRoot(
+          dataSourceOptions(databaseUrl, config.dbPoolSize, { connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs }),
+        ),
         CryptoModule,
         AuditModule,
         GateModule,
@@ -26,6 +31,11 @@ export class CoreModule {
       providers: [
         Authenticator,
         LeanRoutes,
+        { provide: SERVICE_NAME, useValue: defaultLayout === 'pki' ? 'pki' : 'vault' },
+        MetricsService,
+        Drain,
+        DrainingHealthRoute,
+        { provide: DEFAULT_LAYOUT, useValue: defaultLayout },
         { provide: APP_GUARD, useClass: TokenGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         {
@@ -34,7 +44,7 @@ export class CoreModule {
           useFactory: (reflector: Reflector) => new EnvelopeExceptionFilter(reflector, defaultLayout),
         },
       ],
-      exports: [Authenticator, LeanRoutes],
+      exports: [Authenticator, LeanRoutes, MetricsService, Drain],
     };
   }
 }

@@ -5,3 +5,5 @@ export * from './database';
 export * from './start';
 export * from './tls';
 export * from './health.controller';
+export * from './openapi';
+export * from './shutdown';

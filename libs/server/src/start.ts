@@ -1,4 +1,5 @@
 import { DynamicModule, INestApplication, Logger } from '@nestjs/common';
+import { createLogger } from '@app/observability';
 import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '@app/config';
 import { runMigrations } from '@app/persistence';
@@ -6,6 +7,7 @@ import { ensureFirstAdmin } from './bootstrap-admin';
 import { createApp } from './create-app';
 import { printFirstAdmin } from './first-admin-notice';
 import { prepareDatabase } from './database';
+import { drainAndClose } from './shutdown';
 import { presentCaIssuedCertificate, serverTls } from './tls';
 
 export interface ServiceDefinition {
@@ -27,6 +29,7 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
     }
     throw error;
   }
+  Logger.overrideLogger(createLogger(config.logFormat, config.logLevel));
   const database = await prepareDatabase(config);
   const applied = await runMigrations(database.url);
   if (applied.length) logger.log(`Applied migrations: ${applied.join(', ')}`);
@@ -43,12 +46,16 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
     await apps[i].listen(service.port(config), config.bindAddress);
     logger.log(`${service.name} listening on ${scheme}://${config.bindAddress}:${service.port(config)}`);
   }
-  if (token) printFirstAdmin(token, config.dataDir);
-  const stop = async () => {
-    for (const app of apps) await app.close().catch(() => undefined);
-    await database.stop?.();
+  if (token && config.logFormat === 'json') {
+    // Log shippers keep what they read: the token stays in its file (mode 0600) only.
+    logger.log(`First start: created the administrator "admin"; its API token is in ${config.dataDir}/initial-admin-token (mode 0600)`);
+  } else if (token) printFirstAdmin(token, config.dataDir);
+  const stop = async (signal: string) => {
+    logger.log(`${signal} received`);
+    await drainAndClose(apps, config, logger).catch((error) => logger.error(`Shutdown: ${error instanceof Error ? error.message : error}`));
+    await database.stop?.().catch(() => undefined);
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
 }

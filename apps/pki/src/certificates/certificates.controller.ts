@@ -4,7 +4,7 @@ import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, TextReply, UploadedPart } from '@app/http';
 import {
   AddCertificateDto, CertificateExportService, CertificateListDto, CertificateRequestDto, CertificateSelectorDto,
-  CertificatesService, certReplies, detailsRecord, GetCertificateDto, RevocationService, RevokeCertificateDto,
+  CertificatesService, certReplies, NotificationEmailDto, detailsRecord, GetCertificateDto, RevocationService, RevokeCertificateDto,
 } from '../../../../libs/pki/src/cert-service';
 
 /** pki-api.md ops 18-24, 32, 36, 39, 43. */
@@ -63,6 +63,12 @@ export class CertificatesController {
   @Operation('CreateCertificate', Permission.PkiManage)
   async create(@CurrentActor() actor: Actor, @Input(CertificateRequestDto) dto: CertificateRequestDto) {
     return certReplies.created(await this.certs.createSelfSigned(actor, dto));
+  }
+
+  @Post('setCertificateNotificationEmail')
+  @Operation('SetCertificateNotificationEmail', Permission.PkiManage)
+  async notificationEmail(@CurrentActor() actor: Actor, @Input(NotificationEmailDto) dto: NotificationEmailDto) {
+    return certReplies.notificationEmail(await this.certs.setNotificationEmail(actor, dto));
   }
 
   @Post('addCertificate')

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CertServiceModule } from '../../../../libs/pki/src/cert-service';
 import { CrlController } from '../crl/crl.controller';
+import { OcspController } from '../crl/ocsp.controller';
 import { CsrsController } from '../csrs/csrs.controller';
 import { AuthoritiesController } from './authorities.controller';
 import { CertificatesController } from './certificates.controller';
@@ -8,6 +9,6 @@ import { CertificatesController } from './certificates.controller';
 /** Certificates, CSRs, our CAs, deployment and the public CRLs (issue 7). */
 @Module({
   imports: [CertServiceModule],
-  controllers: [CertificatesController, CsrsController, AuthoritiesController, CrlController],
+  controllers: [CertificatesController, CsrsController, AuthoritiesController, CrlController, OcspController],
 })
 export class CertificatesModule {}

@@ -4,7 +4,7 @@ import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
 import {
   AddCertificateDto, CertificateExportService, CertificateListDto, CertificateRequestDto, CertificateSelectorDto,
-  CertificatesService, certReplies, CsrService, endpointRecord, GetCertificateDto,
+  CertificatesService, certReplies, NotificationEmailDto, CsrService, endpointRecord, GetCertificateDto,
 } from '../../../../libs/pki/src/cert-service';
 
 /** The vault's certificate subset on prefix B (vault-api.md ops 31-37, 40, 41), same domain as the pki service. */
@@ -51,6 +51,12 @@ export class VaultCertificatesController {
   @Operation('GetCertificatePassphrase', Permission.PkiManage)
   async passphrase(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
     return certReplies.passphrase(await this.exports.passphrase(actor, dto), false);
+  }
+
+  @Post('setCertificateNotificationEmail')
+  @Operation('SetCertificateNotificationEmail', Permission.PkiManage)
+  async notificationEmail(@CurrentActor() actor: Actor, @Input(NotificationEmailDto) dto: NotificationEmailDto) {
+    return certReplies.notificationEmail(await this.certs.setNotificationEmail(actor, dto));
   }
 
   @Post('addCertificate')

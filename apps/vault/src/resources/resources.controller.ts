@@ -60,8 +60,9 @@ export class ResourcesController {
     return this.lookup.resourceId(actor, name);
   }
 
+  // Op 8: the interface names this deletion GET_RESOURCEID, and clients match the name.
   @Delete('resourcename/:name')
-  @Operation('DELETE RESOURCE', Permission.ResourceManage)
+  @Operation('GET_RESOURCEID', Permission.ResourceManage)
   async deleteByName(@CurrentActor() actor: Actor, @Param('name') name: string) {
     return this.writer.delete(actor, await this.lookup.resourceIdByName(actor, name));
   }

@@ -18,5 +18,9 @@ export class CertificateAuthority {
   @Column({ type: 'text', default: '' }) chainPem!: string;
   @Column({ type: 'bytea', nullable: true, select: false }) crlDer!: Buffer | null;
   @Column({ type: 'timestamptz', nullable: true }) crlNextUpdate!: Date | null;
+  /** The delegated OCSP responder's certificate and sealed key, renewed before ocspNotAfter. */
+  @Column({ type: 'text', nullable: true }) ocspCertificatePem!: string | null;
+  @Column({ type: 'bytea', nullable: true, select: false }) ocspPrivateKey!: Buffer | null;
+  @Column({ type: 'timestamptz', nullable: true }) ocspNotAfter!: Date | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt!: Date;
 }

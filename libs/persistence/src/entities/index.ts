@@ -25,6 +25,7 @@ import { SshKey } from './ssh-key.entity';
 import { SshHostKey, SshKeyAssociation, SshResource, SshUser } from './ssh-resource.entity';
 import { StoredFile } from './stored-file.entity';
 import { UnmanagedCertImport } from './unmanaged-cert-import.entity';
+import { CertificateExpiryNotice } from './certificate-expiry-notice.entity';
 import { User } from './user.entity';
 import { UserGroup, UserGroupMember } from './user-group.entity';
 
@@ -34,6 +35,7 @@ export * from './account.entity';
 export * from './api-token.entity';
 export * from './audit-entry.entity';
 export * from './certificate-authority.entity';
+export * from './certificate-expiry-notice.entity';
 export * from './certificate-endpoint.entity';
 export * from './certificate.entity';
 export * from './csr.entity';
@@ -64,6 +66,6 @@ export const ENTITIES = [
   ResourceGroup, ResourceGroupMember, AccessControl, PasswordRequest, Setting,
   AuditEntry, AuditCheckpoint, DataKey, SshKey, SshResource, SshUser, SshKeyAssociation, SshHostKey,
   KeyVaultKey, CertificateAuthority, Certificate, CertificateEndpoint, Csr,
-  DeploymentTarget, PgpKey, Job, UnmanagedCertImport,
+  DeploymentTarget, PgpKey, Job, UnmanagedCertImport, CertificateExpiryNotice,
   AcmeProfile, AcmeEabKey, AcmeNonce, AcmeAccount, AcmeOrder, AcmeAuthorization, AcmeChallenge,
 ];

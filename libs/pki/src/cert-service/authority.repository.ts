@@ -27,6 +27,12 @@ export interface NewAuthority {
   keyAlgorithm: string;
 }
 
+export interface StoredResponder {
+  certificatePem: string;
+  sealedKey: Buffer;
+  notAfter: Date;
+}
+
 const COLUMNS = 'a.id, a.org_id, a.name, a.kind, a.parent_id, a.common_name, a.serial_number, a.certificate_pem, a.chain_pem, a.key_algorithm';
 // Server-wide CAs (org_id NULL) serve every organisation; an organisation's own CAs only it.
 const VISIBLE = '(a.org_id IS NULL OR a.org_id = $1)';
@@ -39,6 +45,12 @@ export class AuthorityRepository {
   async findByName(name: string, m: EntityManager = this.dataSource.manager): Promise<AuthorityRow | undefined> {
     const [row] = await m.query(`SELECT ${COLUMNS} FROM certificate_authorities a WHERE lower(a.name) = lower($1)`, [name]);
     return row;
+  }
+
+  /** A CA by id (digits) or by name: the public CRL, CA certificate and OCSP routes. */
+  findByRef(ref: string): Promise<AuthorityRow | undefined> {
+    // More than nine digits is no id (the column is an integer): look it up as a name.
+    return /^\d{1,9}$/.test(ref) ? this.findById(Number(ref)) : this.findByName(ref);
   }
 
   async findById(id: number): Promise<AuthorityRow | undefined> {
@@ -113,6 +125,36 @@ export class AuthorityRepository {
 
   async storeCrl(m: EntityManager, id: number, der: Buffer, nextUpdate: Date): Promise<void> {
     await m.query('UPDATE certificate_authorities SET crl_der = $2, crl_next_update = $3 WHERE id = $1', [id, der, nextUpdate]);
+  }
+
+  /**
+   * What the CA's OCSP responder says about a serial: a certificate it issued (in any
+   * organisation), or a subordinate CA it certified; undefined when it issued neither.
+   */
+  async statusOfSerial(id: number, serial: string): Promise<{ revoked_at: Date | null; revoke_reason: number | null } | undefined> {
+    const [row] = await this.dataSource.query(
+      `SELECT revoked_at, revoke_reason FROM certificates WHERE ca_id = $1 AND serial_number = $2
+       UNION ALL SELECT NULL, NULL FROM certificate_authorities WHERE parent_id = $1 AND serial_number = $2 LIMIT 1`,
+      [id, serial],
+    );
+    return row;
+  }
+
+  /** The delegated OCSP responder stored for the CA, if any. */
+  async readOcspResponder(id: number, m: EntityManager = this.dataSource.manager): Promise<StoredResponder | undefined> {
+    const [row] = await m.query(
+      `SELECT ocsp_certificate_pem, ocsp_private_key, ocsp_not_after FROM certificate_authorities
+       WHERE id = $1 AND ocsp_certificate_pem IS NOT NULL`,
+      [id],
+    );
+    return row ? { certificatePem: row.ocsp_certificate_pem, sealedKey: row.ocsp_private_key, notAfter: row.ocsp_not_after } : undefined;
+  }
+
+  async storeOcspResponder(m: EntityManager, id: number, responder: StoredResponder): Promise<void> {
+    await m.query(
+      'UPDATE certificate_authorities SET ocsp_certificate_pem = $2, ocsp_private_key = $3, ocsp_not_after = $4 WHERE id = $1',
+      [id, responder.certificatePem, responder.sealedKey, responder.notAfter],
+    );
   }
 
   /** Every revoked certificate this CA issued, in every organisation (the CRL is per CA). */

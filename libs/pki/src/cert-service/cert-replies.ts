@@ -22,6 +22,13 @@ export const certReplies = {
         ? `Certificate ${saved.details.subject.cname} added successfully.`
         : `Certificate ${saved.details.subject.cname} already exists; its chain and key were updated.`,
     ),
+  notificationEmail: (r: { commonName: string; email: string }): Reply =>
+    reply(
+      r.email
+        ? `Expiry notifications of certificate ${r.commonName} will be sent to ${r.email}.`
+        : `Expiry notifications of certificate ${r.commonName} are turned off.`,
+      { commonName: r.commonName, Email: r.email },
+    ),
   deleted: (commonName: string): Reply => reply(`Certificate ${commonName} deleted successfully.`),
   passphrase: (p: { commonName: string; passphrase: string }, withDetails: boolean): Reply =>
     reply(passphraseMessage(p.commonName, p.passphrase), withDetails ? { Passphrase: p.passphrase } : undefined),

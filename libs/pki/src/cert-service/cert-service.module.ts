@@ -12,6 +12,8 @@ import { CsrRepository } from './csr.repository';
 import { CsrService } from './csr.service';
 import { DeploymentRepository } from './deployment.repository';
 import { DeploymentService } from './deployment.service';
+import { OcspResponders } from './ocsp-responders';
+import { OcspService } from './ocsp.service';
 import { RevocationService } from './revocation.service';
 import { SigningService } from './signing.service';
 
@@ -23,13 +25,14 @@ const SERVICES = [
   SigningService,
   RevocationService,
   CrlService,
+  OcspService,
   DeploymentService,
 ];
 
 /** The certificate domain for both presentations (pki service and the vault's prefix B). */
 @Module({
   imports: [SshServiceModule],
-  providers: [...SERVICES, AuthorityRepository, CertificateRepository, CsrRepository, DeploymentRepository, CertificateSecrets, CaBootstrap],
+  providers: [...SERVICES, AuthorityRepository, CertificateRepository, CsrRepository, DeploymentRepository, CertificateSecrets, CaBootstrap, OcspResponders],
   exports: SERVICES,
 })
 export class CertServiceModule {}

@@ -17,6 +17,7 @@ import {
   CreatedCa,
   generateKeyPair,
   joinPems,
+  Publication,
   readCertificatePems,
   SanEntry,
   subjectFromRequest,
@@ -194,8 +195,25 @@ export class CertificateAuthoritiesService {
 
   /** Where the CRL of a CA is published: PUBLIC_URL, else this pki service's own address. */
   crlUrl(caName: string): string {
-    const base = this.config.publicUrl ?? `${this.config.tlsMode === 'off' ? 'http' : 'https'}://${hostname()}:${this.config.pkiPort}`;
-    return `${base}/crl/${encodeURIComponent(caName)}.crl`;
+    return `${this.publicBase()}/crl/${encodeURIComponent(caName)}.crl`;
+  }
+
+  /** The CA's OCSP responder (POST there, or GET <url>/<base64 request>). */
+  ocspUrl(caName: string): string {
+    return `${this.publicBase()}/ocsp/${encodeURIComponent(caName)}`;
+  }
+
+  /** What every certificate the CA issues carries: CRL point, OCSP responder, issuer certificate. */
+  publication(caName: string): Publication {
+    return {
+      crlUrl: this.crlUrl(caName),
+      ocspUrl: this.ocspUrl(caName),
+      caIssuersUrl: `${this.publicBase()}/ca/${encodeURIComponent(caName)}.crt`,
+    };
+  }
+
+  private publicBase(): string {
+    return this.config.publicUrl ?? `${this.config.tlsMode === 'off' ? 'http' : 'https'}://${hostname()}:${this.config.pkiPort}`;
   }
 
   private async adopt(orgId: number, certificateId: number): Promise<AuthorityRow> {
@@ -254,6 +272,7 @@ export class CertificateAuthoritiesService {
         certPem: row.certificate_pem,
         privateKeyPem,
         chainPems: row.chain_pem ? readCertificatePems(row.chain_pem) : [],
+        publication: this.publication(row.name),
       }),
     );
   }

@@ -1,5 +1,5 @@
 import { certificateDetails, CertificateDetails, readCertificatePems, revocationReasonName } from '../certs';
-import { certTime } from './cert-format';
+import { certListDate, certTime } from './cert-format';
 import { CertificateRow, EndpointRow, ListEntryRow } from './certificate.repository';
 
 /** A certificate with where it was found and its parsed chain: what getCertificateDetails shows. */
@@ -75,7 +75,10 @@ function vulnerabilityEntry(endpoint: EndpointRow): Record<string, unknown> {
   };
 }
 
-/** Certificate list entry (pki op 20, vault op 32). */
+/**
+ * Certificate list entry (pki op 20, vault op 32). The lists give dates as the original does
+ * (`Aug 27, 2022`) and the serial, so a client can pick an entry and ask for it by serial.
+ */
 export function listEntry(row: ListEntryRow): Record<string, unknown> {
   return {
     CertID: row.id,
@@ -83,8 +86,9 @@ export function listEntry(row: ListEntryRow): Record<string, unknown> {
     Port: row.port ?? DEFAULT_PORT,
     'Common Name': row.common_name,
     Issuer: issuerName(row.issuer),
-    FromDate: certTime(row.not_before),
-    ExpiryDate: certTime(row.not_after),
+    FromDate: certListDate(row.not_before),
+    ExpiryDate: certListDate(row.not_after),
+    serialNumber: row.serial_number,
     KeyStrength: String(row.key_length),
     SignatureAlgorithm: row.signature_algorithm,
     'Created By': row.created_by_name,
@@ -92,8 +96,8 @@ export function listEntry(row: ListEntryRow): Record<string, unknown> {
   };
 }
 
-export function expiryEntry(row: { common_name: string; not_after: Date }): Record<string, unknown> {
-  return { 'Common Name': row.common_name, ExpiryDate: certTime(row.not_after) };
+export function expiryEntry(row: { common_name: string; serial_number: string; not_after: Date }): Record<string, unknown> {
+  return { 'Common Name': row.common_name, ExpiryDate: certListDate(row.not_after), serialNumber: row.serial_number };
 }
 
 function nameOf(name: { cname: string; org: string; orgunit: string }) {

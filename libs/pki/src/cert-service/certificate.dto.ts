@@ -19,6 +19,8 @@ export class CertificateRequestDto {
   @OptionalText(10) LEN?: string;
   @OptionalText(40) SIGALG?: string;
   @OneOf(STORE_TYPES) StoreType?: string;
+  /** Expiry Notification Email: where expiry notices go (see notification-email.ts). */
+  @OptionalText(1000) Email?: string;
 }
 
 /** common_name with an optional serial_number: picks one certificate. */
@@ -40,6 +42,12 @@ export class CertificateListDto {
 export class AddCertificateDto {
   @OneOf(['CERTFILE', 'KEYSTORE']) fileType?: string;
   @OptionalText(256) PASSWORD?: string;
+  @OptionalText(1000) Email?: string;
+}
+
+/** setCertificateNotificationEmail: an empty Email stops the notices. */
+export class NotificationEmailDto extends CertificateSelectorDto {
+  @OptionalText(1000) Email?: string;
 }
 
 export class RevokeCertificateDto extends CertificateSelectorDto {

@@ -115,8 +115,12 @@ export class CertificateRepository {
     );
   }
 
-  expiryList(orgId: number): Promise<{ common_name: string; not_after: Date }[]> {
-    return this.dataSource.query('SELECT common_name, not_after FROM certificates WHERE org_id = $1 ORDER BY not_after, id', [orgId]);
+  expiryList(orgId: number): Promise<{ common_name: string; serial_number: string; not_after: Date }[]> {
+    return this.dataSource.query('SELECT common_name, serial_number, not_after FROM certificates WHERE org_id = $1 ORDER BY not_after, id', [orgId]);
+  }
+
+  async setNotificationEmail(m: EntityManager, id: number, email: string): Promise<void> {
+    await m.query('UPDATE certificates SET notification_email = $2 WHERE id = $1', [id, email]);
   }
 
   async delete(m: EntityManager, id: number): Promise<void> {

@@ -6,7 +6,8 @@ import { createSelfSignedCertificate, isJks, loadCertificate, loadPrivateKey, no
 import { readKeyStoreOffLoop } from '../certs/off-loop';
 import { saveCertificate, SavedCertificate } from '../cert-store';
 import { mapCertErrors } from './cert-errors';
-import { AddCertificateDto, CertificateListDto, CertificateRequestDto, CertificateSelectorDto } from './certificate.dto';
+import { AddCertificateDto, CertificateListDto, CertificateRequestDto, CertificateSelectorDto, NotificationEmailDto } from './certificate.dto';
+import { notificationEmails } from './notification-email';
 import { CertificateRepository, CertificateRow } from './certificate.repository';
 import { keyPassword, requestOptions } from './certificate-request';
 import { CertificateSecrets } from './certificate-secrets';
@@ -32,6 +33,7 @@ export class CertificatesService {
 
   /** createCertificate: a self-signed certificate with a new key, sealed with its password. */
   async createSelfSigned(actor: Actor, dto: CertificateRequestDto): Promise<CertificateSummary> {
+    const email = notificationEmails(dto.Email);
     const made = await mapCertErrors(async () => createSelfSignedCertificate({ ...requestOptions(dto), template: 'WebServer' }));
     const saved = await this.dataSource.transaction(async (m) => {
       const result = await saveCertificate(m, {
@@ -43,6 +45,7 @@ export class CertificatesService {
         template: 'WebServer',
         source: 'self-signed',
         createdByName: actor.username,
+        notificationEmail: email,
       });
       await this.audit.record(this.event(actor, AuditOperation.CertificateCreated, result, 'self-signed'), m);
       return result;
@@ -54,6 +57,7 @@ export class CertificatesService {
   async add(actor: Actor, dto: AddCertificateDto, file: Buffer | undefined): Promise<{ saved: SavedCertificate }> {
     if (!file?.length) throw AppError.invalid('The certificate file (part File) is required');
     const keystore = dto.fileType === 'KEYSTORE';
+    const email = notificationEmails(dto.Email);
     const parsed = await mapCertErrors(() => (keystore ? parseKeyStore(file, dto.PASSWORD ?? '') : parseCertFile(file)));
     const saved = await this.dataSource.transaction(async (m) => {
       const result = await saveCertificate(m, {
@@ -65,6 +69,7 @@ export class CertificatesService {
         storeType: parsed.storeType,
         source: 'imported',
         createdByName: actor.username,
+        notificationEmail: email,
       });
       await this.audit.record(this.event(actor, AuditOperation.CertificateAdded, result, keystore ? 'keystore' : 'certificate file'), m);
       return result;
@@ -99,6 +104,28 @@ export class CertificatesService {
 
   async expiryList(actor: Actor): Promise<Record<string, unknown>[]> {
     return (await this.certificates.expiryList(actor.orgId)).map(expiryEntry);
+  }
+
+  /** setCertificateNotificationEmail: who is told before this certificate expires (empty: nobody). */
+  async setNotificationEmail(actor: Actor, dto: NotificationEmailDto): Promise<{ commonName: string; email: string }> {
+    if (dto.Email === undefined) throw AppError.invalid('Email is required (an empty value stops the notices)');
+    const email = notificationEmails(dto.Email);
+    const row = await this.find(actor.orgId, dto);
+    await this.dataSource.transaction(async (m) => {
+      await this.certificates.lock(m, row.id);
+      await this.certificates.setNotificationEmail(m, row.id, email);
+      await this.audit.record(
+        {
+          category: 'Pki',
+          operation: AuditOperation.CertificateNotificationEmailChanged,
+          actor,
+          target: row.common_name,
+          description: `serial ${row.serial_number}: ${email || 'no expiry notices'}`,
+        },
+        m,
+      );
+    });
+    return { commonName: row.common_name, email };
   }
 
   async delete(actor: Actor, selector: CertificateSelectorDto): Promise<string> {

@@ -2,7 +2,7 @@ import { OneOf, OptionalBoolean, OptionalInteger, OptionalText, RequiredInteger 
 
 export class ImportCsrDto {
   @OptionalText(256) password?: string;
-  @OptionalText(254) Email?: string;
+  @OptionalText(1000) Email?: string;
 }
 
 /** signCSR (pki op 31); MSCA is a synonym of ENTCA. */
@@ -16,4 +16,6 @@ export class SignCsrDto {
   @OptionalText(100) rootCertificateSerialNumber?: string;
   @OptionalInteger(1, 36_600) Validity?: number;
   @OptionalBoolean() isIntermediate?: boolean;
+  /** Expiry Notification Email of the certificate; default: the one given with the CSR. */
+  @OptionalText(1000) Email?: string;
 }

@@ -9,6 +9,7 @@ import { mapCertErrors } from './cert-errors';
 import { CertificateRequestDto } from './certificate.dto';
 import { keyPassword, requestOptions } from './certificate-request';
 import { ImportCsrDto } from './csr.dto';
+import { notificationEmails } from './notification-email';
 import { CsrRepository, CsrRow } from './csr.repository';
 
 export const CSR_KEY_CONTEXT = 'csrs.private_key';
@@ -31,6 +32,7 @@ export class CsrService {
   ) {}
 
   async create(actor: Actor, dto: CertificateRequestDto): Promise<SavedCsr> {
+    const email = notificationEmails(dto.Email);
     const options = await mapCertErrors(() => requestOptions(dto));
     const made = await mapCertErrors(() => createCsr(options));
     const id = await this.dataSource.transaction(async (m) => {
@@ -46,7 +48,7 @@ export class CsrService {
         validity: String(dto.VALIDITY ?? 365),
         validityType: dto.VALIDITY_TYPE ?? 'days',
         storeType: dto.StoreType ?? 'PKCS12',
-        email: '',
+        email,
         createdByName: actor.username,
       });
       await this.audit.record({ category: 'Pki', operation: AuditOperation.CsrCreated, actor, target: dto.CNAME, description: `CSR ${newId}` }, m);
@@ -83,7 +85,7 @@ export class CsrService {
         validity: '',
         validityType: 'days',
         storeType: 'PKCS12',
-        email: dto.Email ?? '',
+        email: notificationEmails(dto.Email),
         createdByName: actor.username,
       });
       await this.audit.record({ category: 'Pki', operation: AuditOperation.CsrImported, actor, target: commonName, description: `CSR ${newId}` }, m);

@@ -13,3 +13,4 @@ export * from './csr.dto';
 export * from './authority.dto';
 export * from './deployment.dto';
 export * from './cert-replies';
+export * from './ocsp.service';

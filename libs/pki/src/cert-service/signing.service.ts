@@ -12,6 +12,7 @@ import { summary, CertificateSummary } from './certificates.service';
 import { SignCsrDto } from './csr.dto';
 import { CsrRow } from './csr.repository';
 import { CsrService } from './csr.service';
+import { notificationEmails } from './notification-email';
 
 const SERIAL_UNIQUE = 'certificates_ca_serial_key';
 const SERIAL_ATTEMPTS = 3;
@@ -35,6 +36,8 @@ export interface IssueRequest {
   source?: CertificateSource;
   /** Start of the audit description; the serial is appended. */
   description: string;
+  /** Where expiry notices go (empty: none). */
+  notificationEmail?: string;
   /** Runs in the transaction that stores the certificate (e.g. to link an ACME order to it). */
   inTransaction?: (m: EntityManager, certificateId: number) => Promise<void>;
 }
@@ -62,6 +65,7 @@ export class SigningService {
     const parsed = await mapCertErrors(() => parseCsr(csr.csr_pem));
     const validity = await mapCertErrors(() => validityFor(csr, withRoot ? dto.Validity : undefined));
     const isIntermediate = withRoot && dto.isIntermediate === true;
+    const email = dto.Email !== undefined ? notificationEmails(dto.Email) : csr.email;
     const { privateKeyPem, password } = await this.csrs.openSecrets(csr);
     return this.issue(actor, {
       caRow,
@@ -72,6 +76,7 @@ export class SigningService {
       privateKeyPem,
       password,
       storeType: csr.store_type,
+      notificationEmail: email,
       description: `CSR ${csr.id} signed by ${caRow.name}`,
     });
   }
@@ -100,6 +105,7 @@ export class SigningService {
             template: isIntermediate ? 'SubordinateCA' : (template ?? 'WebServer'),
             source: request.source ?? 'signed',
             createdByName: actor.username,
+            notificationEmail: request.notificationEmail ?? '',
           });
           await this.audit.record(
             {

@@ -16,6 +16,8 @@ export interface CertificateToSave {
   template?: string;
   source: CertificateSource;
   createdByName: string;
+  /** Expiry Notification Email; saving an existing certificate again keeps its own unless one is given. */
+  notificationEmail?: string;
 }
 
 export interface SavedCertificate {
@@ -34,9 +36,10 @@ export async function saveCertificate(m: EntityManager, input: CertificateToSave
   const [row] = await m.query(
     `INSERT INTO certificates (org_id, common_name, serial_number, fingerprint, issuer, subject, sans, not_before, not_after,
        key_algorithm, key_length, signature_algorithm, certificate_pem, chain_pem, private_key, key_password, store_type,
-       ca_id, template, source, created_by_name)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)
+       ca_id, template, source, created_by_name, notification_email)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)
      ON CONFLICT (org_id, fingerprint) DO UPDATE SET
+       notification_email = CASE WHEN EXCLUDED.notification_email <> '' THEN EXCLUDED.notification_email ELSE certificates.notification_email END,
        chain_pem = CASE WHEN EXCLUDED.chain_pem <> '' THEN EXCLUDED.chain_pem ELSE certificates.chain_pem END,
        private_key = COALESCE(EXCLUDED.private_key, certificates.private_key),
        key_password = COALESCE(EXCLUDED.key_password, certificates.key_password)
@@ -63,6 +66,7 @@ export async function saveCertificate(m: EntityManager, input: CertificateToSave
       input.template ?? '',
       input.source,
       input.createdByName,
+      input.notificationEmail ?? '',
     ],
   );
   return { id: row.id, created: row.created, details };

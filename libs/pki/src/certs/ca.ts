@@ -8,9 +8,21 @@ import {
 } from './algorithms';
 import { buildCertificate, spkiOf } from './build';
 import { parseCsr, ParsedCsr } from './csr';
-import { certificateParts, spkiAlgorithm } from './der-writer';
+import { certificateParts, childElements, readElement, spkiAlgorithm } from './der-writer';
 import { CertificateError } from './errors';
-import { authorityKeyIdentifier, crlDistributionPoints, keyIdentifierOf, subjectAltName, subjectKeyIdentifier } from './extensions';
+import {
+  authorityInfoAccess,
+  authorityKeyIdentifier,
+  basicConstraints,
+  crlDistributionPoints,
+  EKU_OIDS,
+  extendedKeyUsage,
+  keyIdentifierOf,
+  keyUsage,
+  ocspNoCheck,
+  subjectAltName,
+  subjectKeyIdentifier,
+} from './extensions';
 import { generateKeyPair, keySpecOf, loadPrivateKey, publicKeyMatches } from './keys';
 import { readCertificateDers } from './parse';
 import { toPem } from './pem';
@@ -24,6 +36,15 @@ export interface CaMaterial {
   privateKeyPassword?: string;
   /** Issuers above this CA, nearest first, ending at the root. */
   chainPems?: string[];
+  /** Where this CA publishes; written into everything it issues unless the options say otherwise. */
+  publication?: Publication;
+}
+
+export interface Publication {
+  crlUrl?: string;
+  ocspUrl?: string;
+  /** Where the CA's own certificate can be fetched (AIA caIssuers). */
+  caIssuersUrl?: string;
 }
 
 export interface IssueOptions {
@@ -37,6 +58,8 @@ export interface IssueOptions {
   /** pathLenConstraint for a subordinate CA; defaults to one less than this CA's. */
   pathLength?: number;
   crlDistributionPointUrl?: string;
+  /** A delegated OCSP responder certificate (id-kp-OCSPSigning, ocsp-nocheck) instead of a leaf. */
+  ocspResponder?: boolean;
   /** Defaults to SHA-256 for RSA, and the curve-matching hash for EC CA keys. */
   signatureAlgorithm?: string;
 }
@@ -66,6 +89,7 @@ export class CertificateAuthority {
   /** The AKI extension naming this CA, shared by everything it signs. */
   readonly authorityKeyIdentifier: Buffer;
   private readonly crlDistributionPoints = new Map<string, Buffer>();
+  private readonly authorityInfoAccess: Buffer | undefined;
 
   private constructor(
     readonly certPem: string,
@@ -76,8 +100,14 @@ export class CertificateAuthority {
     readonly keyId: Buffer,
     readonly notAfter: Date,
     readonly pathLength: number | undefined,
+    readonly publication: Publication,
+    /** The subjectPublicKey BIT STRING contents, hashed into OCSP CertIDs and responder ids. */
+    readonly publicKeyBits: Buffer,
   ) {
     this.authorityKeyIdentifier = authorityKeyIdentifier(keyId);
+    if (publication.ocspUrl || publication.caIssuersUrl) {
+      this.authorityInfoAccess = authorityInfoAccess({ ocsp: publication.ocspUrl, caIssuers: publication.caIssuersUrl });
+    }
   }
 
   static async load(material: CaMaterial): Promise<CertificateAuthority> {
@@ -110,6 +140,8 @@ export class CertificateAuthority {
       ski ? Buffer.from(ski, 'hex') : keyIdentifierOf(spkiDer),
       cert.notAfter,
       basic.pathLength,
+      material.publication ?? {},
+      publicKeyBitsOf(spkiDer),
     );
   }
 
@@ -128,9 +160,13 @@ export class CertificateAuthority {
     const validity = this.clampValidity(options.validity ?? validityPeriod(options.validityDays ?? 365, 'days'));
     const extensions = options.isIntermediate
       ? caExtensions(this.childPathLength(options.pathLength))
-      : [...this.leafExtensions(subject.spkiDer, options.template)];
+      : options.ocspResponder
+        ? ocspResponderExtensions()
+        : [...this.leafExtensions(subject.spkiDer, options.template)];
     extensions.push(subjectKeyIdentifier(keyIdentifierOf(subject.spkiDer)), this.authorityKeyIdentifier);
-    if (options.crlDistributionPointUrl) extensions.push(this.crlDistributionPoint(options.crlDistributionPointUrl));
+    const crlUrl = options.crlDistributionPointUrl ?? this.publication.crlUrl;
+    if (crlUrl) extensions.push(this.crlDistributionPoint(crlUrl));
+    if (this.authorityInfoAccess) extensions.push(this.authorityInfoAccess);
     if (!options.isIntermediate && subject.sans?.length) extensions.push(subjectAltName(subject.sans));
     const built = await buildCertificate(
       { subjectDer: subject.subjectDer, issuerDer: this.subjectDer, spkiDer: subject.spkiDer, validity, extensions },
@@ -176,6 +212,16 @@ export class CertificateAuthority {
   private clampValidity(validity: ValidityPeriod): ValidityPeriod {
     return validity.notAfter > this.notAfter ? { notBefore: validity.notBefore, notAfter: this.notAfter } : validity;
   }
+}
+
+function ocspResponderExtensions(): Buffer[] {
+  return [basicConstraints(false), keyUsage(['digitalSignature']), extendedKeyUsage([EKU_OIDS.ocspSigning]), ocspNoCheck()];
+}
+
+/** The subjectPublicKey BIT STRING contents (after the unused-bits byte), as OCSP hashes it. */
+export function publicKeyBitsOf(spkiDer: Buffer): Buffer {
+  const [, bits] = childElements(spkiDer, readElement(spkiDer));
+  return spkiDer.subarray(bits.contentStart + 1, bits.end);
 }
 
 export interface CaRequest {

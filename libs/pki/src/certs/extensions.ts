@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import {
   childElements,
+  DER_NULL,
   DER_TRUE,
   objectIdentifier,
   octetString,
@@ -24,12 +25,17 @@ export const EXTENSION_OIDS = {
   crlDistributionPoints: '2.5.29.31',
   authorityKeyIdentifier: '2.5.29.35',
   extKeyUsage: '2.5.29.37',
+  authorityInfoAccess: '1.3.6.1.5.5.7.1.1',
+  ocspNoCheck: '1.3.6.1.5.5.7.48.1.5',
 } as const;
+
+const ACCESS_METHODS = { ocsp: '1.3.6.1.5.5.7.48.1', caIssuers: '1.3.6.1.5.5.7.48.2' } as const;
 
 export const EKU_OIDS = {
   serverAuth: '1.3.6.1.5.5.7.3.1',
   clientAuth: '1.3.6.1.5.5.7.3.2',
   codeSigning: '1.3.6.1.5.5.7.3.3',
+  ocspSigning: '1.3.6.1.5.5.7.3.9',
 } as const;
 
 /** Bit positions of KeyUsage (RFC 5280 §4.2.1.3). */
@@ -86,6 +92,20 @@ export function crlDistributionPoints(url: string): Buffer {
   // DistributionPoint { distributionPoint [0] { fullName [0] { URI [6] } } }
   const point = sequence(tlv(0xa0, tlv(0xa0, tlv(0x86, Buffer.from(url, 'latin1')))));
   return extension(EXTENSION_OIDS.crlDistributionPoints, false, sequence(point));
+}
+
+/** Authority Information Access: where to ask OCSP, and where the issuer's certificate is. */
+export function authorityInfoAccess(urls: { ocsp?: string; caIssuers?: string }): Buffer {
+  const access = (method: string, url: string) => sequence(objectIdentifier(method), tlv(0x86, Buffer.from(url, 'latin1')));
+  const items: Buffer[] = [];
+  if (urls.ocsp) items.push(access(ACCESS_METHODS.ocsp, urls.ocsp));
+  if (urls.caIssuers) items.push(access(ACCESS_METHODS.caIssuers, urls.caIssuers));
+  return extension(EXTENSION_OIDS.authorityInfoAccess, false, sequence(...items));
+}
+
+/** id-pkix-ocsp-nocheck (RFC 6960 §4.2.2.2.1): clients need not check a responder certificate's own status. */
+export function ocspNoCheck(): Buffer {
+  return extension(EXTENSION_OIDS.ocspNoCheck, false, DER_NULL);
 }
 
 export function subjectAltName(entries: SanEntry[]): Buffer {

@@ -15,3 +15,4 @@ export * from './jks';
 export * from './keystore';
 export * from './crl';
 export * from './export';
+export * from './ocsp';

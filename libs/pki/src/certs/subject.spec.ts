@@ -4,8 +4,17 @@ import { normaliseSerial, randomSerialHex } from './serial';
 import { buildName, parseAltNames, sansFor, validityPeriod } from './subject';
 import { resolveTemplate } from './templates';
 import { ipBytes } from './extensions';
+import { x509 } from './x509';
 
 describe('subject, SANs and validity', () => {
+  it('stores subject values exactly as sent, even with a leading #, backslashes or quotes (found by fuzzing)', () => {
+    for (const value of ['#a', '#', '#00', 'a\\b', '"quoted"', 'x\\', 'a,b+c']) {
+      const der = Buffer.from(buildName({ commonName: 'cn', org: value }).toArrayBuffer());
+      const parsed = new x509.Name(der).toJSON();
+      expect(parsed.find((rdn) => rdn.O)?.O).toEqual([value]);
+    }
+  });
+
   it('classifies ALT_NAMES into DNS, IP, e-mail and URI entries', () => {
     expect(parseAltNames(' a.example.com,10.0.0.1 , [2001:db8::1], DNS:*.example.com, me@example.com, https://x.example.com/p,a.example.com')).toEqual([
       { type: 'dns', value: 'a.example.com' },

@@ -60,9 +60,18 @@ export function buildName(subject: SubjectInput): x509.Name {
   const json: Array<Record<string, string[]>> = [];
   for (const [key, raw] of parts) {
     const value = raw?.trim();
-    if (value) json.push({ [key]: [value] });
+    if (value) json.push({ [key]: [literalDnValue(value)] });
   }
   return new x509.Name(json);
+}
+
+/**
+ * The x509 library reads a value starting with `#` as hex-encoded DER and drops backslashes
+ * and double quotes as escapes: escape them so every value is stored exactly as sent
+ * (found by fuzzing: `ORG: "#a"` threw inside the DER encoder).
+ */
+function literalDnValue(value: string): string {
+  return value.replace(/[\\"]/g, (c) => `\\${c}`).replace(/^#/, '\\#');
 }
 
 export function buildNameDer(subject: SubjectInput): Buffer {

@@ -26,6 +26,12 @@ describe('discovery job status', () => {
     });
   });
 
+  it('reports a handed-back job, or a silent one that has its plan, as waiting to resume', () => {
+    const waiting = { state: 'running', phase: 'waiting', message: expect.stringContaining('starts again on the next instance') };
+    expect(readJobStatus(job({ status: 'pending' }))).toMatchObject(waiting);
+    expect(readJobStatus(job({ idle_seconds: 3600, result: { plan: { targets: [] } } }))).toMatchObject(waiting);
+  });
+
   it('reports a job whose worker went silent as interrupted', () => {
     expect(readJobStatus(job({ idle_seconds: 3600 }))).toMatchObject({ state: 'failed', message: expect.stringContaining('interrupted') });
   });

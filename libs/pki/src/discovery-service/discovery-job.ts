@@ -65,6 +65,11 @@ export class JobProgress {
     return this.end(() => this.jobs.finish(this.jobId, 'done', this.total, { phase: 'done', message, details }));
   }
 
+  /** Hands the job back (service stopping): another instance resumes it from its plan. */
+  suspend(): Promise<void> {
+    return this.end(() => this.jobs.suspend(this.jobId));
+  }
+
   fail(message: string): Promise<void> {
     return this.end(() => this.jobs.finish(this.jobId, 'failed', this.done, { phase: this.phase, message }));
   }
@@ -88,6 +93,10 @@ export class JobProgress {
 export function readJobStatus(job: JobRow): DiscoveryStatus {
   const result = job.result as { phase?: string; message?: string; details?: DiscoveryDetails; toScan?: number; scanned?: number };
   const base = { jobId: job.id, total: job.total, done: job.done };
+  const resumable = (job.result as { plan?: unknown }).plan !== undefined;
+  if (job.status === 'pending' || (resumable && job.status === 'running' && job.idle_seconds > STALE_JOB_SECONDS)) {
+    return { ...base, state: 'running', phase: 'waiting', message: `Discovery job ${job.id} was interrupted by a service stop; it starts again on the next instance of the service` };
+  }
   if (job.status === 'running' && job.idle_seconds > STALE_JOB_SECONDS) {
     return { ...base, state: 'failed', phase: result.phase ?? 'discovering', message: `Discovery job ${job.id} was interrupted (the service stopped before it finished)` };
   }
@@ -95,5 +104,5 @@ export function readJobStatus(job: JobRow): DiscoveryStatus {
     const scanning = result.phase === 'scanning' ? `; scanning ${result.scanned ?? 0} of ${result.toScan ?? 0} endpoint(s)` : '';
     return { ...base, state: 'running', phase: result.phase ?? 'discovering', message: `Discovery job ${job.id} is running: ${job.done} of ${job.total} address(es) tried${scanning}` };
   }
-  return { ...base, state: job.status, phase: result.phase ?? job.status, message: result.message ?? `Discovery job ${job.id} ${job.status}`, details: result.details };
+  return { ...base, state: job.status as 'done' | 'failed', phase: result.phase ?? job.status, message: result.message ?? `Discovery job ${job.id} ${job.status}`, details: result.details };
 }

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, ErrorCode } from '@app/http';
@@ -18,12 +18,14 @@ import {
 } from '../discovery';
 import { FileDiscoveryDto, RangeDiscoveryDto, SingleDiscoveryDto } from './discovery-input';
 import {
-  DEFAULT_WAIT_SECONDS,
+  defaultWaitMs,
   DISCOVERY_CONCURRENCY,
   DISCOVERY_JOB_KIND,
   MAX_RUNNING_DISCOVERIES,
   MAX_WAIT_SECONDS,
+  RESUME_INTERVAL_MS,
   SCAN_CONCURRENCY,
+  STALE_JOB_SECONDS,
 } from './discovery-limits';
 import { FoundEndpoint, storeEndpoints } from './discovery-store';
 import { DiscoveryOutcome, DiscoveryStatus, JobProgress, readJobStatus } from './discovery-job';
@@ -31,10 +33,19 @@ import { JobRepository } from './job.repository';
 import { fetchLegacyChain } from './legacy-chain';
 import { mapLimit } from './map-limit';
 
+/** What a job row keeps so that any instance can run it again. */
+interface StoredPlan {
+  targets: Target[];
+  timeoutMs: number;
+  what: string;
+  actor: Actor;
+}
+
 interface Plan {
   targets: Target[];
   timeoutMs: number;
-  waitMs: number;
+  /** Undefined: the default for the plan's size. */
+  waitMs?: number;
   what: string;
 }
 
@@ -43,16 +54,23 @@ interface Plan {
  * inline when it ends within the wait), stores certificates, endpoints and their scans.
  */
 @Injectable()
-export class DiscoveryService implements OnModuleDestroy {
+export class DiscoveryService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Discovery');
   private readonly running = new Map<number, JobProgress>();
+  private readonly finishing = new Set<Promise<DiscoveryOutcome>>();
   private closing = false;
+  private resumer?: NodeJS.Timeout;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly jobs: JobRepository,
     private readonly audit: AuditWriter,
   ) {}
+
+  /** Discoveries running in this process (a metric). */
+  get runningCount(): number {
+    return this.running.size;
+  }
 
   single(actor: Actor, dto: SingleDiscoveryDto): Promise<DiscoveryOutcome> {
     return this.start(actor, () => {
@@ -86,19 +104,26 @@ export class DiscoveryService implements OnModuleDestroy {
     return readJobStatus(job);
   }
 
-  /** Jobs still running when the service stops are marked failed, never left "running". */
+  /** On shutdown: lets running discoveries finish, for at most timeoutMs. */
+  async settle(timeoutMs: number): Promise<void> {
+    if (this.finishing.size === 0) return;
+    await Promise.race([Promise.allSettled([...this.finishing]), delay(timeoutMs)]);
+  }
+
+  /** Jobs still running when the service stops are handed back, for another instance to resume. */
   async onModuleDestroy(): Promise<void> {
     this.closing = true;
-    await Promise.all(
-      [...this.running.values()].map((progress) => progress.fail('The discovery was interrupted because the service stopped').catch(() => undefined)),
-    );
+    clearInterval(this.resumer);
+    await Promise.all([...this.running.values()].map((progress) => progress.suspend().catch(() => undefined)));
     this.running.clear();
   }
 
-  private timing(dto: { TIMEOUT?: string; WAIT?: string }): { timeoutMs: number; waitMs: number } {
+  /** TIMEOUT, and WAIT when given (else the default for the plan's size, see defaultWaitMs). */
+  private timing(dto: { TIMEOUT?: string; WAIT?: string }): { timeoutMs: number; waitMs?: number } {
     const timeoutMs = parseTimeoutSeconds(dto.TIMEOUT);
     const text = (dto.WAIT ?? '').trim();
-    const wait = text === '' ? DEFAULT_WAIT_SECONDS : /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+    if (text === '') return { timeoutMs };
+    const wait = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
     if (!(wait >= 0 && wait <= MAX_WAIT_SECONDS)) {
       throw new DiscoveryError(`Invalid WAIT: ${text} (expected seconds, 0 to ${MAX_WAIT_SECONDS})`);
     }
@@ -117,14 +142,47 @@ export class DiscoveryService implements OnModuleDestroy {
       throw new AppError(ErrorCode.Unavailable, `${MAX_RUNNING_DISCOVERIES} discoveries are already running; try again when one has finished`);
     }
     await this.jobs.pruneFinished(DISCOVERY_JOB_KIND);
-    const jobId = await this.jobs.create(actor.orgId, DISCOVERY_JOB_KIND, parsed.targets.length, actor.id);
-    const progress = new JobProgress(this.jobs, jobId, parsed.targets.length);
-    this.running.set(jobId, progress);
-    // execute never rejects: a failure is recorded on the job and returned as an outcome.
-    const finished = this.execute(actor, parsed, progress).finally(() => this.running.delete(jobId));
-    const outcome = await Promise.race([finished, delay(parsed.waitMs)]);
+    const stored: StoredPlan = { targets: parsed.targets, timeoutMs: parsed.timeoutMs, what: parsed.what, actor };
+    const jobId = await this.jobs.create(actor.orgId, DISCOVERY_JOB_KIND, parsed.targets.length, actor.id, stored);
+    const { finished, progress } = this.launch(actor, parsed, jobId);
+    const waitMs = parsed.waitMs ?? defaultWaitMs(parsed.targets.length);
+    const outcome = Number.isFinite(waitMs) ? await Promise.race([finished, delay(waitMs)]) : await finished;
     if (outcome?.state === 'failed') throw new AppError(ErrorCode.Unavailable, outcome.message);
     return outcome ?? { state: 'running', jobId, total: parsed.targets.length, done: progress.done };
+  }
+
+  /**
+   * Resumes jobs that a stopping (or dead) instance left behind, from their stored plan, as
+   * far as this process has room. Runs every RESUME_INTERVAL_MS; returns the ids started.
+   */
+  async resumeOrphans(): Promise<number[]> {
+    const started: number[] = [];
+    while (!this.closing && this.running.size < MAX_RUNNING_DISCOVERIES) {
+      const job = await this.jobs.claimOrphan(DISCOVERY_JOB_KIND, STALE_JOB_SECONDS);
+      if (!job) break;
+      const plan = job.plan as StoredPlan;
+      this.logger.log(`Resuming discovery job ${job.id} (${plan.targets.length} address(es)) left by a stopped instance`);
+      void this.launch(plan.actor, plan, job.id).finished;
+      started.push(job.id);
+    }
+    return started;
+  }
+
+  onApplicationBootstrap(): void {
+    this.resumer = setInterval(() => void this.resumeOrphans().catch((e: Error) => this.logger.error(`Resuming discoveries failed: ${e.message}`)), RESUME_INTERVAL_MS);
+    this.resumer.unref();
+  }
+
+  // execute never rejects: a failure is recorded on the job and returned as an outcome.
+  private launch(actor: Actor, plan: Plan, jobId: number): { finished: Promise<DiscoveryOutcome>; progress: JobProgress } {
+    const progress = new JobProgress(this.jobs, jobId, plan.targets.length);
+    this.running.set(jobId, progress);
+    const finished: Promise<DiscoveryOutcome> = this.execute(actor, plan, progress).finally(() => {
+      this.running.delete(jobId);
+      this.finishing.delete(finished);
+    });
+    this.finishing.add(finished);
+    return { finished, progress };
   }
 
   private async execute(actor: Actor, plan: Plan, progress: JobProgress): Promise<DiscoveryOutcome> {
@@ -142,7 +200,10 @@ export class DiscoveryService implements OnModuleDestroy {
         progress.scanned();
         return { host: c.host, port: c.port, ip: c.remoteAddress, chain: c.chain, scan };
       });
-      if (this.closing) return { state: 'failed', jobId: progress.jobId, message: 'The discovery was interrupted because the service stopped' };
+      if (this.closing) {
+        const message = `The discovery was interrupted because the service stopped; it starts again on another instance as job ${progress.jobId}`;
+        return { state: 'failed', jobId: progress.jobId, message };
+      }
       const created = await this.dataSource.transaction(async (m) => {
         const count = await storeEndpoints(m, actor.orgId, actor.username, endpoints);
         await this.audit.record(

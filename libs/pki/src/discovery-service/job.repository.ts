@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-export type JobStatus = 'running' | 'done' | 'failed';
+/** pending: interrupted by a service stop, waiting for an instance to resume it. */
+export type JobStatus = 'running' | 'pending' | 'done' | 'failed';
 
 export interface JobRow {
   id: number;
@@ -20,12 +21,35 @@ export interface JobRow {
 export class JobRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async create(orgId: number, kind: string, total: number, createdBy: number): Promise<number> {
+  /** The plan (what to do, for whom) stays in the result until the job ends, so another instance can resume it. */
+  async create(orgId: number, kind: string, total: number, createdBy: number, plan: unknown): Promise<number> {
     const [row] = await this.dataSource.query(
-      `INSERT INTO jobs (org_id, kind, status, total, done, result, created_by) VALUES ($1, $2, 'running', $3, 0, '{}', $4) RETURNING id`,
-      [orgId, kind, total, createdBy],
+      `INSERT INTO jobs (org_id, kind, status, total, done, result, created_by) VALUES ($1, $2, 'running', $3, 0, $5, $4) RETURNING id`,
+      [orgId, kind, total, createdBy, { plan }],
     );
     return row.id;
+  }
+
+  /** A stopping service hands its job back: any instance may resume it. */
+  async suspend(id: number): Promise<void> {
+    await this.dataSource.query(`UPDATE jobs SET status = 'pending', updated_at = now() WHERE id = $1 AND status = 'running'`, [id]);
+  }
+
+  /**
+   * Claims one job to resume: handed back by a stopping service, or running with no heartbeat
+   * for staleSeconds (its instance died). One instance gets each (SKIP LOCKED).
+   */
+  async claimOrphan(kind: string, staleSeconds: number): Promise<{ id: number; org_id: number; total: number; plan: unknown } | undefined> {
+    // TypeORM answers an UPDATE ... RETURNING with [rows, affected].
+    const [rows] = await this.dataSource.query(
+      `UPDATE jobs SET status = 'running', done = 0, updated_at = now()
+       WHERE id = (SELECT id FROM jobs WHERE kind = $1 AND result ? 'plan'
+                     AND (status = 'pending' OR (status = 'running' AND updated_at < now() - make_interval(secs => $2)))
+                   ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING id, org_id, total, result -> 'plan' AS plan`,
+      [kind, staleSeconds],
+    );
+    return rows[0];
   }
 
   /** Finished jobs are kept for a week so their results can still be fetched, then dropped. */
@@ -35,7 +59,7 @@ export class JobRepository {
 
   /** Also the heartbeat: updated_at tells readers the worker is alive. */
   async progress(id: number, done: number, result: Record<string, unknown>): Promise<void> {
-    await this.dataSource.query(`UPDATE jobs SET done = $2, result = $3, updated_at = now() WHERE id = $1 AND status = 'running'`, [
+    await this.dataSource.query(`UPDATE jobs SET done = $2, result = result || $3::jsonb, updated_at = now() WHERE id = $1 AND status = 'running'`, [
       id,
       done,
       result,

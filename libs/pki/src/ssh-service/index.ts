@@ -9,4 +9,5 @@ export { relativeDays } from './ssh-records';
 export { mapSshErrors, toAppError } from './ssh-errors';
 export * from './ssh-input';
 export { verifySshLogin } from './verify-login';
+export { SshKeyPool } from './ssh-key-pool';
 export { SshHostKeys, type HostKeyRow } from './ssh-host-keys';

@@ -1,0 +1,5 @@
+export * from './logger';
+export * from './metrics.controller';
+export * from './metrics.service';
+export * from './request-observer';
+export * from './drain';

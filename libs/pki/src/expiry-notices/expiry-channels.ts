@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createTransport, Transporter } from 'nodemailer';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { ExpiryFacts, expiryMail, expiryWebhookBody } from './expiry-message';
+
+const TIMEOUT_MS = 15_000;
+
+/** Where expiry notices go: the operator's SMTP relay, and the JSON webhook when one is set. */
+@Injectable()
+export class ExpiryChannels {
+  private readonly mail?: Transporter;
+  private readonly from?: string;
+  private readonly webhookUrl?: string;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    const smtp = config.expiry.smtp;
+    if (smtp) {
+      this.mail = createTransport({
+        host: smtp.host,
+        port: smtp.port,
+        secure: smtp.tls === 'implicit',
+        requireTLS: smtp.tls === 'starttls',
+        ignoreTLS: smtp.tls === 'off',
+        auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+        connectionTimeout: TIMEOUT_MS,
+        greetingTimeout: TIMEOUT_MS,
+        socketTimeout: TIMEOUT_MS,
+      });
+      this.from = smtp.from;
+    }
+    this.webhookUrl = config.expiry.webhookUrl;
+  }
+
+  get enabled(): boolean {
+    return this.mail !== undefined || this.webhookUrl !== undefined;
+  }
+
+  /** Names of the channels that will carry a notice, for the audit row. */
+  describe(recipients: string[]): string {
+    const parts = [];
+    if (this.mail && recipients.length) parts.push(`mail to ${recipients.join(', ')}`);
+    if (this.webhookUrl) parts.push('webhook');
+    return parts.join(' and ');
+  }
+
+  /** Sends by every configured channel; throws with the first failure (the notice is retried whole). */
+  async send(facts: ExpiryFacts): Promise<void> {
+    if (this.mail && facts.recipients.length) {
+      const { subject, text } = expiryMail(facts);
+      await this.mail.sendMail({ from: this.from, to: facts.recipients, subject, text });
+    }
+    if (this.webhookUrl) {
+      const response = await fetch(this.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(expiryWebhookBody(facts)),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        redirect: 'error',
+      });
+      if (!response.ok) throw new Error(`webhook answered HTTP ${response.status}`);
+    }
+  }
+
+  close(): void {
+    this.mail?.close();
+  }
+}

@@ -1,0 +1,3 @@
+export * from './expiry-notices.module';
+export * from './expiry-notifier';
+export * from './expiry-message';
