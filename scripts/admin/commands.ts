@@ -6,6 +6,7 @@ import { migrateCommand, rotateMasterKeyCommand } from './keys.commands';
 import { addPolicyCommand, listPoliciesCommand } from './policies.commands';
 import { verifyRestoreCommand } from './restore.commands';
 import { setSettingCommand, showSettingsCommand } from './settings.commands';
+import { acceptHostKeyCommand, listHostKeysCommand } from './ssh.commands';
 import { createApiUserCommand, createOrgCommand, listUsersCommand, lockUserCommand, unlockUserCommand } from './users.commands';
 
 // Every admin command; feature areas add theirs here.
@@ -26,4 +27,6 @@ export const COMMANDS: AdminCommand[] = [
   acmeEabKeyCommand,
   acmeAllowedDomainsCommand,
   verifyRestoreCommand,
+  listHostKeysCommand,
+  acceptHostKeyCommand,
 ];

@@ -107,6 +107,7 @@ describe('pki SSH hosts, users and key associations against a real sshd (6565 la
           CreationTime: 'Today',
           IPADDRESS: '127.0.0.1',
           LandingServerName: '',
+          HOSTKEYFINGERPRINT: await sshd.hostKeyFingerprint(),
         },
       ],
     });

@@ -30,6 +30,10 @@ export interface SshdFixture {
   clientLogin(userName: string, credentials: { identityFile?: string; password?: string }): Promise<ClientLoginResult>;
   /** sshd's own log (-e), for failure messages. */
   log(): string;
+  /** The host key's fingerprint as `ssh-keygen -lf` prints it (`SHA256:...`). */
+  hostKeyFingerprint(): Promise<string>;
+  /** Replaces the host key with a new one and has sshd reload it (SIGHUP), as a reinstalled or spoofed host would present. */
+  regenerateHostKey(): Promise<void>;
   /** Stops sshd, deletes the users with their homes, removes the temp directory. */
   stop(): Promise<void>;
 }
@@ -226,6 +230,25 @@ export async function startSshd(): Promise<SshdFixture> {
     },
 
     log: () => output,
+
+    async hostKeyFingerprint() {
+      const { stdout } = await run('ssh-keygen', ['-l', '-E', 'sha256', '-f', join(dir, 'host_ed25519.pub')]);
+      return stdout.split(' ')[1];
+    },
+
+    async regenerateHostKey() {
+      rmSync(join(dir, 'host_ed25519'), { force: true });
+      rmSync(join(dir, 'host_ed25519.pub'), { force: true });
+      await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'fixture-host-2', '-f', join(dir, 'host_ed25519')]);
+      const listening = output.split('Server listening on').length;
+      // sshd re-executes itself on SIGHUP (same pid, same stderr) and loads the host keys again.
+      child.kill('SIGHUP');
+      const deadline = Date.now() + 10_000;
+      while (output.split('Server listening on').length <= listening) {
+        if (Date.now() > deadline) throw new Error(`sshd did not restart after SIGHUP:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
 
     async stop() {
       if (stopped) return;

@@ -48,6 +48,12 @@ export class Authenticator {
     return this.admit(rows[0], req, permission);
   }
 
+  /** Whether the token belongs to a user at all; asked before a request's body is read (no audit: the guard refuses later). */
+  async isKnownToken(token: string): Promise<boolean> {
+    const rows = await prepared<CallerRow>(pgPool(this.dataSource), 'auth_find_user', FIND_USER, [hashToken(token)]);
+    return rows.length > 0;
+  }
+
   /** The checks after the look-up: lock, expiry, host binding, then the permission. */
   async admit(user: CallerRow, req: ParsedRequest, permission: string | undefined): Promise<Actor> {
     const ip = clientIp(req);

@@ -19,6 +19,10 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** Largest accepted upload (files, key stores), bytes. */
   maxFileSize: number;
+  /** Largest total of the files in one multipart request, bytes. */
+  maxUploadTotal: number;
+  /** Multipart requests received at once per service; more answer Failed without being read. */
+  maxConcurrentUploads: number;
   /** Base URL put in issued certificates for CRLs; defaults to the pki service's own URL. */
   publicUrl?: string;
   /** Ports the ACME validator connects to for http-01 (80) and tls-alpn-01 (443); other values are for tests. */
@@ -86,6 +90,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     masterKeyFile: text(env, 'MASTER_KEY_FILE'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'], 'log') as LogLevel,
     maxFileSize: integer(env, 'MAX_FILE_SIZE', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+    maxUploadTotal: integer(env, 'MAX_UPLOAD_TOTAL', 32 * 1024 * 1024, 1, 10 * 1024 * 1024 * 1024),
+    maxConcurrentUploads: integer(env, 'MAX_CONCURRENT_UPLOADS', 16, 1, 10_000),
     publicUrl: url(env, 'PUBLIC_URL'),
     acmeHttp01Port: port(env, 'ACME_HTTP01_PORT', 80),
     acmeTlsAlpn01Port: port(env, 'ACME_TLSALPN01_PORT', 443),
@@ -103,6 +109,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
   if (tlsMode === 'files' && (!config.tlsCertFile || !config.tlsKeyFile)) {
     throw new ConfigError('TLS_MODE=files needs TLS_CERT_FILE and TLS_KEY_FILE');
+  }
+  if (config.maxUploadTotal < config.maxFileSize) {
+    throw new ConfigError('MAX_UPLOAD_TOTAL must be at least MAX_FILE_SIZE');
   }
   if (config.masterKey && config.masterKeyFile) {
     throw new ConfigError('Set MASTER_KEY or MASTER_KEY_FILE, not both');

@@ -15,3 +15,4 @@ export * from './validators';
 export * from './lean-route';
 export * from './request-note';
 export * from './route-catalog';
+export { loadUpload, processUploadRoot } from './upload-storage';

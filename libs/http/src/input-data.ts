@@ -2,6 +2,7 @@ import { AppError } from './app-error';
 import { refuseUnstorable } from './edge-input';
 import { InputDataSyntaxError, parseLenientJson } from './lenient-json';
 import { ParsedRequest } from './request-body.middleware';
+import { loadUpload } from './upload-storage';
 
 type Fields = Record<string, unknown>;
 
@@ -60,8 +61,15 @@ export function readField(req: ParsedRequest, name: string): unknown {
 }
 
 export function uploadedFile(req: ParsedRequest, part: string): Express.Multer.File | undefined {
-  const files = Array.isArray(req.files) ? req.files : Object.values(req.files ?? {}).flat();
-  return files.find((f) => f.fieldname === part) ?? files.find((f) => f.fieldname.toLowerCase() === part.toLowerCase());
+  if (req.bodyError) throw req.bodyError;
+  const files = uploadedFiles(req);
+  const found = files.find((f) => f.fieldname === part) ?? files.find((f) => f.fieldname.toLowerCase() === part.toLowerCase());
+  return found && loadUpload(found);
+}
+
+/** Every file of a multipart body, in order (contents still on disk until loadUpload). */
+export function uploadedFiles(req: ParsedRequest): Express.Multer.File[] {
+  return Array.isArray(req.files) ? req.files : Object.values(req.files ?? {}).flat();
 }
 
 function asText(value: unknown): string | undefined {

@@ -1,6 +1,8 @@
 import { NextFunction, Request, Response } from 'express';
 import multer from 'multer';
 import { AppError, ErrorCode } from './app-error';
+import { extractToken } from './token';
+import { removeRequestUploads, TempFileStorage } from './upload-storage';
 
 export interface ParsedRequest extends Request {
   /** A raw JSON body ({"operation":{...}}), treated as INPUT_DATA. */
@@ -14,30 +16,65 @@ export interface ParsedRequest extends Request {
   rawBody?: Buffer;
 }
 
+/** How much a request body may cost, and how a token is checked before any of it is read. */
+export interface RequestBodyOptions {
+  /** Largest file of a multipart body (MAX_FILE_SIZE). */
+  maxFileSize: number;
+  /** This process's folder for multipart files in progress (under DATA_DIR); each request gets its own sub-folder. */
+  uploadDir: string;
+  /** All files of one multipart body together (MAX_UPLOAD_TOTAL). */
+  maxUploadBytes: number;
+  /** Multipart bodies being received at once (MAX_CONCURRENT_UPLOADS); more answer Failed unread. */
+  maxConcurrentUploads: number;
+  /**
+   * Whether a token exists. Asked before any body is read when the token is in a header,
+   * the query or the path: an unknown token's body is never read (the guard then refuses).
+   */
+  isKnownToken?: (token: string) => Promise<boolean>;
+}
+
 /**
  * Reads every body the real clients send: urlencoded whatever the Content-Type says
  * (they label it text/json, application/json or nothing), a raw JSON document, or
- * multipart with files. Never throws: a bad body is reported when input is read.
+ * multipart with files (streamed to temporary files, removed when the request ends).
+ * Never throws: a bad body is reported when input is read.
  */
-export function requestBodyMiddleware(maxFileSize: number) {
+export function requestBodyMiddleware(options: RequestBodyOptions) {
+  const { maxFileSize, maxUploadBytes, maxConcurrentUploads } = options;
+  const storage = new TempFileStorage(options.uploadDir, maxUploadBytes);
   const upload = multer({
-    storage: multer.memoryStorage(),
+    storage,
     limits: { fileSize: maxFileSize, files: 10, fields: 100, fieldSize: 1024 * 1024 },
   }).any();
   const maxBody = Math.max(maxFileSize, 2 * 1024 * 1024);
+  let uploading = 0;
 
-  return (req: ParsedRequest, res: Response, next: NextFunction): void => {
-    req.body = {};
-    if (/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
-      upload(req, res, (err: unknown) => {
-        if (err) req.bodyError = uploadError(err, maxFileSize);
-        next();
-      });
+  const readMultipart = (req: ParsedRequest, res: Response, next: NextFunction): void => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    // Files plus room for the INPUT_DATA and other fields beside them.
+    if (declared > maxUploadBytes + FIELD_ALLOWANCE) {
+      req.bodyError = new AppError(ErrorCode.TooLarge, `The uploaded files are larger than the limit of ${maxUploadBytes} bytes in total`);
+      next();
       return;
     }
-    // Most calls (GET with the token in a header) have no body: don't wait for one.
-    if (!req.headers['transfer-encoding'] && (req.headers['content-length'] ?? '0') === '0') {
+    if (uploading >= maxConcurrentUploads) {
+      req.bodyError = new AppError(ErrorCode.Unavailable, `Too many uploads in progress (at most ${maxConcurrentUploads} at once); try again shortly`);
       next();
+      return;
+    }
+    uploading += 1;
+    storage.begin(req);
+    res.on('close', () => removeRequestUploads(req));
+    upload(req, res, (err: unknown) => {
+      uploading -= 1;
+      if (err) req.bodyError = uploadError(err, maxFileSize);
+      next();
+    });
+  };
+
+  const readBody = (req: ParsedRequest, res: Response, next: NextFunction): void => {
+    if (/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
+      readMultipart(req, res, next);
       return;
     }
     const chunks: Buffer[] = [];
@@ -58,7 +95,30 @@ export function requestBodyMiddleware(maxFileSize: number) {
       next();
     });
   };
+
+  return (req: ParsedRequest, res: Response, next: NextFunction): void => {
+    req.body = {};
+    // Most calls (GET with the token in a header) have no body: don't wait for one.
+    if (!req.headers['transfer-encoding'] && (req.headers['content-length'] ?? '0') === '0') {
+      next();
+      return;
+    }
+    const early = extractToken(req);
+    if (!early || !options.isKnownToken) {
+      readBody(req, res, next);
+      return;
+    }
+    // Until the token is known to exist nothing is read: the socket's own buffers (about
+    // 64 KiB) are all a caller without a valid token can make us hold.
+    options.isKnownToken(early).then(
+      (known) => (known ? readBody(req, res, next) : next()),
+      () => next(),
+    );
+  };
 }
+
+/** Room for the form fields of a multipart body, on top of its files, in the Content-Length check. */
+const FIELD_ALLOWANCE = 4 * 1024 * 1024;
 
 function parseText(req: ParsedRequest, text: string): void {
   const trimmed = text.trim();
@@ -73,6 +133,7 @@ function parseText(req: ParsedRequest, text: string): void {
 }
 
 function uploadError(err: unknown, maxFileSize: number): AppError {
+  if (err instanceof AppError) return err;
   const code = (err as { code?: string }).code;
   if (code === 'LIMIT_FILE_SIZE') {
     return new AppError(ErrorCode.TooLarge, `The uploaded file is larger than the limit of ${maxFileSize} bytes`);

@@ -1,14 +1,20 @@
 import express from 'express';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { readInputData } from './input-data';
 import { normalizePathMiddleware, ParsedRequest, requestBodyMiddleware } from './request-body.middleware';
 import { extractToken } from './token';
 
+const UPLOADS = mkdtempSync(join(tmpdir(), 'request-forms-'));
+afterAll(() => rmSync(UPLOADS, { recursive: true, force: true }));
+
 // Each real form clients send INPUT_DATA and tokens in, through the real middleware.
 function app() {
   const a = express();
   a.use(normalizePathMiddleware);
-  a.use(requestBodyMiddleware(1024 * 1024));
+  a.use(requestBodyMiddleware({ maxFileSize: 1024 * 1024, maxUploadBytes: 4 * 1024 * 1024, maxConcurrentUploads: 4, uploadDir: UPLOADS }));
   a.all('/*path', (req, res) => {
     const r = req as ParsedRequest;
     try {

@@ -1,8 +1,10 @@
 import { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { join } from 'node:path';
 import { AppConfig } from '@app/config';
-import { LeanRoutes, noStoreMiddleware, normalizePathMiddleware, pathEncodingMiddleware, requestBodyMiddleware } from '@app/http';
+import { Authenticator } from '@app/auth';
+import { LeanRoutes, noStoreMiddleware, normalizePathMiddleware, pathEncodingMiddleware, processUploadRoot, requestBodyMiddleware } from '@app/http';
 import { createLogger, Drain, MetricsService, RequestObserver } from '@app/observability';
 import { TlsMaterial } from './tls';
 
@@ -21,7 +23,16 @@ export async function createApp(module: DynamicModule, config: AppConfig, tls?: 
   app.use(noStoreMiddleware);
   app.use(pathEncodingMiddleware);
   app.use(normalizePathMiddleware);
-  app.use(requestBodyMiddleware(config.maxFileSize));
+  const authenticator = app.get(Authenticator, { strict: false });
+  app.use(
+    requestBodyMiddleware({
+      maxFileSize: config.maxFileSize,
+      maxUploadBytes: config.maxUploadTotal,
+      maxConcurrentUploads: config.maxConcurrentUploads,
+      uploadDir: processUploadRoot(join(config.dataDir, 'uploads')),
+      isKnownToken: (token) => authenticator.isKnownToken(token),
+    }),
+  );
   app.get(LeanRoutes).install(app.getHttpServer());
   // Installed last, so it sees every request first (the lean routes included).
   new RequestObserver(app, app.get(MetricsService), app.get(Drain), config.logFormat, config.logLevel).install(app.getHttpServer());

@@ -5,6 +5,7 @@ import { AppConfig, ConfigError, loadConfig } from '@app/config';
 import { runMigrations } from '@app/persistence';
 import { ensureFirstAdmin } from './bootstrap-admin';
 import { createApp } from './create-app';
+import { printFirstAdmin } from './first-admin-notice';
 import { prepareDatabase } from './database';
 import { drainAndClose } from './shutdown';
 import { presentCaIssuedCertificate, serverTls } from './tls';
@@ -57,19 +58,4 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
-}
-
-function printFirstAdmin(token: string, dataDir: string): void {
-  // Printed once, at first start; the file lets an operator fetch it later.
-  process.stdout.write(
-    [
-      '',
-      'First start: created the administrator "admin".',
-      `Its API token (shown once, also in ${dataDir}/initial-admin-token, mode 0600):`,
-      `  ${token}`,
-      'Use it as the AUTHTOKEN header, e.g.:',
-      `  curl -k -H "AUTHTOKEN: ${token}" https://localhost:7272/restapi/json/v1/resources`,
-      '',
-    ].join('\n'),
-  );
 }

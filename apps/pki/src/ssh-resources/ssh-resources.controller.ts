@@ -2,7 +2,7 @@ import { Controller, Get, Post } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation } from '@app/http';
-import { ApplyCredentialsDto, AssociateKeyDto, EnumerateUsersDto, SshDiscoveryDto, SshOperations, UserOnResourceDto } from '../../../../libs/pki/src/ssh-service';
+import { AcceptHostKeyDto, ApplyCredentialsDto, AssociateKeyDto, EnumerateUsersDto, SshDiscoveryDto, SshOperations, UserOnResourceDto } from '../../../../libs/pki/src/ssh-service';
 
 /** SSH hosts, their users and key associations on the pki service (pki-api.md ops 2-3, 9-12, 34-35), plus SSH host discovery. */
 @ApiLayout('pki')
@@ -62,5 +62,12 @@ export class SshResourcesController {
   @Operation('Get SSH Discovery', Permission.PkiManage)
   discover(@CurrentActor() actor: Actor, @Input(SshDiscoveryDto) dto: SshDiscoveryDto) {
     return this.ssh.discoverHosts(actor, dto);
+  }
+
+  /** After a host's key changed on purpose: pins the new key (audited) so SSH operations work again. */
+  @Post('acceptSshHostKey')
+  @Operation('AcceptSshHostKey', Permission.PkiManage)
+  acceptHostKey(@CurrentActor() actor: Actor, @Input(AcceptHostKeyDto) dto: AcceptHostKeyDto) {
+    return this.ssh.acceptHostKey(actor, dto);
   }
 }

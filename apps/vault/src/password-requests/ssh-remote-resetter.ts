@@ -27,11 +27,11 @@ export class SshRemotePasswordResetter implements RemotePasswordResetter {
   /** Logs in as the account itself: accepted is true, refused is false, anything else is unknown (throws). */
   async verify(target: RemoteTarget, password: string): Promise<boolean> {
     const [host] = await this.dataSource.query(
-      `SELECT coalesce(nullif(dns_name, ''), name) AS host, coalesce(remote_port, 22) AS port FROM resources WHERE id = $1`,
+      `SELECT coalesce(nullif(dns_name, ''), name) AS host, coalesce(remote_port, 22) AS port, org_id FROM resources WHERE id = $1`,
       [target.resourceId],
     );
     try {
-      await verifySshLogin({ host: host.host, port: host.port, username: target.accountName, password, timeoutMs: VERIFY_TIMEOUT_MS }, false);
+      await verifySshLogin({ host: host.host, port: host.port, orgId: host.org_id, username: target.accountName, password, timeoutMs: VERIFY_TIMEOUT_MS }, false);
       return true;
     } catch (error) {
       if (error instanceof RemoteHostError && error.reason === 'auth_failed') return false;

@@ -3,7 +3,7 @@ import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
 import {
-  AssociateKeyDto, CreateSshKeyDto, DeleteSshKeyDto, ExportSshKeyDto, ImportSshKeyDto, KeyNameDto, SshOperations, UserOnResourceDto,
+  AcceptHostKeyDto, AssociateKeyDto, CreateSshKeyDto, DeleteSshKeyDto, ExportSshKeyDto, ImportSshKeyDto, KeyNameDto, SshOperations, UserOnResourceDto,
 } from '../../../../libs/pki/src/ssh-service';
 
 /** The vault's SSH subset on prefix B (vault-api.md ops 24-30, 47-49), same domain as the pki service. */
@@ -70,5 +70,12 @@ export class VaultSshKeysController {
   @Operation('dissociateKey', Permission.PkiManage, { successText: 'SUCCESS' })
   dissociate(@CurrentActor() actor: Actor, @Input(AssociateKeyDto) dto: AssociateKeyDto) {
     return this.ssh.dissociate(actor, dto);
+  }
+
+  /** After a host's key changed on purpose: pins the new key (audited) so SSH operations work again. */
+  @Post('acceptSshHostKey')
+  @Operation('AcceptSshHostKey', Permission.PkiManage)
+  acceptHostKey(@CurrentActor() actor: Actor, @Input(AcceptHostKeyDto) dto: AcceptHostKeyDto) {
+    return this.ssh.acceptHostKey(actor, dto);
   }
 }

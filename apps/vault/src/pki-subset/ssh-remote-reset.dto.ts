@@ -10,4 +10,6 @@ export class ConfigureRemoteResetDto {
   /** Logging in with the stored password is a use of it: the gate may ask for a reason and a ticket. */
   @OptionalText(1000) REASON?: string;
   @OptionalText(200) TICKETID?: string;
+  /** The host key the operator expects (`SHA256:...`); without it the first key seen is trusted. */
+  @OptionalText(100) HOSTKEYFINGERPRINT?: string;
 }

@@ -6,7 +6,7 @@ import { AccountSecretGate, AccountUse, PASSWORD_CONTEXT, resourceVisibleSql, vi
 import { AppError, ErrorCode, reply, Reply } from '@app/http';
 import { parseHost } from '@app/pki/discovery';
 import { changeRemotePassword, type SshTarget } from '@app/pki/ssh';
-import { mapSshErrors, toAppError, verifySshLogin } from '@app/pki/ssh-service';
+import { expectedHostKey, mapSshErrors, toAppError, verifySshLogin } from '@app/pki/ssh-service';
 import { LockedAccount, PasswordChanger } from '../passwords/password-changer';
 import type { ConfigureRemoteResetDto } from './ssh-remote-reset.dto';
 
@@ -92,6 +92,7 @@ export class SshRemoteReset {
     const target: SshTarget = {
       host: config.dns_name || config.resource_name,
       port: config.remote_port ?? DEFAULT_PORT,
+      orgId: account.org_id,
       username: config.admin_name,
       password: await this.keyring.openText(config.admin_password, PASSWORD_CONTEXT),
       timeoutMs: CONNECT_TIMEOUT_MS,
@@ -133,7 +134,16 @@ export class SshRemoteReset {
     if (String(found.type).toLowerCase() !== 'linux') {
       throw AppError.invalid(`Remote password reset is supported for Linux resources only; ${resource.name} is ${found.type}`);
     }
-    const target: SshTarget = { host: targetHost, port, username: admin.name, password, timeoutMs: CONNECT_TIMEOUT_MS };
+    const target: SshTarget = {
+      host: targetHost,
+      port,
+      orgId: actor.orgId,
+      actor,
+      expectedHostKey: expectedHostKey(dto.HOSTKEYFINGERPRINT),
+      username: admin.name,
+      password,
+      timeoutMs: CONNECT_TIMEOUT_MS,
+    };
     await this.loginAudited(actor, resource, admin, target);
     return this.dataSource.transaction(async (m) => {
       await m.query('UPDATE resources SET remote_account_id = $2, remote_port = $3, dns_name = coalesce($4, dns_name), updated_at = now() WHERE id = $1', [

@@ -22,7 +22,7 @@ import { Resource } from './resource.entity';
 import { Setting } from './setting.entity';
 import { Share } from './share.entity';
 import { SshKey } from './ssh-key.entity';
-import { SshKeyAssociation, SshResource, SshUser } from './ssh-resource.entity';
+import { SshHostKey, SshKeyAssociation, SshResource, SshUser } from './ssh-resource.entity';
 import { StoredFile } from './stored-file.entity';
 import { UnmanagedCertImport } from './unmanaged-cert-import.entity';
 import { CertificateExpiryNotice } from './certificate-expiry-notice.entity';
@@ -64,7 +64,7 @@ export const ENTITIES = [
   Organization, User, ApiToken, UserGroup, UserGroupMember, PasswordPolicyRow,
   Resource, Account, PasswordHistory, CustomField, StoredFile, Share,
   ResourceGroup, ResourceGroupMember, AccessControl, PasswordRequest, Setting,
-  AuditEntry, AuditCheckpoint, AuditSeal, AuditCount, DataKey, SshKey, SshResource, SshUser, SshKeyAssociation,
+  AuditEntry, AuditCheckpoint, AuditSeal, AuditCount, DataKey, SshKey, SshResource, SshUser, SshKeyAssociation, SshHostKey,
   KeyVaultKey, CertificateAuthority, Certificate, CertificateEndpoint, Csr,
   DeploymentTarget, PgpKey, Job, UnmanagedCertImport, CertificateExpiryNotice,
   AcmeProfile, AcmeEabKey, AcmeNonce, AcmeAccount, AcmeOrder, AcmeAuthorization, AcmeChallenge,

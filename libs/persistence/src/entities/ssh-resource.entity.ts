@@ -34,3 +34,24 @@ export class SshKeyAssociation {
   @PrimaryColumn({ type: 'text' }) userName!: string;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt!: Date;
 }
+
+/** The host key an SSH host must present (pinned per organisation, host and port). */
+@Entity('ssh_host_keys')
+@Index('ssh_host_keys_org_host_port', ['orgId', 'host', 'port'], { unique: true })
+export class SshHostKey {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column() orgId!: number;
+  /** Lower case, IPv6 without brackets. */
+  @Column({ type: 'text' }) host!: string;
+  @Column() port!: number;
+  @Column({ type: 'text', default: '' }) keyType!: string;
+  /** `SHA256:...` as ssh-keygen -lf prints it. */
+  @Column({ type: 'text' }) fingerprint!: string;
+  /** first-use, operator (given up front) or accepted. */
+  @Column({ type: 'text' }) source!: string;
+  @Column({ type: 'text', nullable: true }) refusedFingerprint!: string | null;
+  @Column({ type: 'text', nullable: true }) refusedKeyType!: string | null;
+  @Column({ type: 'timestamptz', nullable: true }) refusedAt!: Date | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt!: Date;
+  @Column({ type: 'timestamptz', default: () => 'now()' }) updatedAt!: Date;
+}

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError } from '@app/http';
-import { createSelfSignedCertificate, isJks, loadCertificate, loadPrivateKey, normaliseSerial, orderChain, publicKeyMatches, readCertificatePems, readKeyStore } from '../certs';
+import { createSelfSignedCertificate, isJks, loadCertificate, loadPrivateKey, normaliseSerial, orderChain, publicKeyMatches, readCertificatePems } from '../certs';
+import { readKeyStoreOffLoop } from '../certs/off-loop';
 import { saveCertificate, SavedCertificate } from '../cert-store';
 import { mapCertErrors } from './cert-errors';
 import { AddCertificateDto, CertificateListDto, CertificateRequestDto, CertificateSelectorDto, NotificationEmailDto } from './certificate.dto';
@@ -172,8 +173,8 @@ function parseCertFile(file: Buffer): ParsedUpload {
 }
 
 /** The certificate that belongs to the key is the leaf, whatever order the store keeps. */
-function parseKeyStore(file: Buffer, password: string): ParsedUpload {
-  const contents = readKeyStore(file, password);
+async function parseKeyStore(file: Buffer, password: string): Promise<ParsedUpload> {
+  const contents = await readKeyStoreOffLoop(file, password);
   const storeType = isJks(file) ? 'JKS' : 'PKCS12';
   const ordered = orderChain(contents.certPems);
   if (ordered.length === 0) throw AppError.invalid('The keystore holds no certificate');

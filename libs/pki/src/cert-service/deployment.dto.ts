@@ -11,6 +11,8 @@ export class DeploymentTargetDto {
   @OptionalInteger(1, 65_535) PORT?: number;
   @OptionalText(64) userName?: string;
   @OptionalText(512) password?: string;
+  /** With HOST: the host key the operator expects (`SHA256:...`), pinned before the first connection. */
+  @OptionalText(100) HOSTKEYFINGERPRINT?: string;
   @RequiredText(1024) certificatePath!: string;
   @RequiredText(1024) keyPath!: string;
   @OptionalText(1024) chainPath?: string;

@@ -6,6 +6,7 @@ import { Keyring } from '@app/crypto';
 import { AppError } from '@app/http';
 import { joinPems } from '../certs';
 import { RemoteHostError, runRemoteCommand, shellQuote, SshTarget, writeRemoteFile } from '../ssh';
+import { expectedHostKey, SshHostKeys } from '../ssh-service';
 import { chainOf } from './certificate-export.service';
 import { CertificateSecrets } from './certificate-secrets';
 import { CertificatesService } from './certificates.service';
@@ -37,6 +38,7 @@ export class DeploymentService {
     private readonly secrets: CertificateSecrets,
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
+    private readonly hostKeys: SshHostKeys,
   ) {}
 
   async saveTarget(actor: Actor, dto: DeploymentTargetDto): Promise<{ created: boolean }> {
@@ -75,7 +77,7 @@ export class DeploymentService {
     const files = { certificate: row.certificate_pem, chain: joinPems(chainOf(row)), key: privateKeyPem };
     const statuses: DeployStatus[] = [];
     for (const target of targets) {
-      const status = await this.deployTo(target, files);
+      const status = await this.deployTo(actor, target, files);
       await this.audit.record({
         category: 'Pki',
         operation: AuditOperation.CertificateDeployed,
@@ -101,6 +103,8 @@ export class DeploymentService {
     if (!dto.userName?.trim()) throw AppError.invalid('userName is required with HOST');
     if (!dto.password) throw AppError.invalid('password is required with HOST');
     const port = dto.PORT ?? DEFAULT_SSH_PORT;
+    const fingerprint = expectedHostKey(dto.HOSTKEYFINGERPRINT);
+    if (fingerprint) await this.hostKeys.pinGiven(m, actor, host, port, fingerprint);
     const label = host.includes(':') ? `[${host}]` : host;
     return this.targets.saveResource(m, {
       orgId: actor.orgId,
@@ -112,12 +116,14 @@ export class DeploymentService {
     });
   }
 
-  private async deployTo(target: DeploymentTargetRow, files: DeployFiles): Promise<DeployStatus> {
+  private async deployTo(actor: Actor, target: DeploymentTargetRow, files: DeployFiles): Promise<DeployStatus> {
     const fail = (message: string): DeployStatus => ({ server: target.name, message, status: 'FAILURE' });
     if (!target.login_user || !target.login_password) return fail('No login credentials are saved for this server');
     const ssh: SshTarget = {
       host: target.address,
       port: target.port,
+      orgId: actor.orgId,
+      actor,
       username: target.login_user,
       password: await this.keyring.openText(target.login_password, SSH_PASSWORD_CONTEXT),
     };

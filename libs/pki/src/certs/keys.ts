@@ -2,6 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPair as generateKeyPairCb
 import { EC_CURVES, KeySpec, SignatureAlgorithm, webCryptoSigning } from './algorithms';
 import { CertificateError } from './errors';
 import { CryptoKey, subtle } from './x509';
+import { checkPkcs8Costs, encryptedPkcs8Der, withinLimits } from './derivation-limits';
 
 export interface KeyPairPem {
   /** Unencrypted PKCS#8 PEM, the form the server stores (encrypted at rest by the caller). */
@@ -43,6 +44,10 @@ export function loadPrivateKey(key: string | Buffer, password?: string): KeyObje
   const encrypted = text !== undefined && /ENCRYPTED|Proc-Type: 4,ENCRYPTED/.test(text);
   if (encrypted && !password) {
     throw new CertificateError('WRONG_PASSWORD', 'The private key is encrypted; give its password.');
+  }
+  if (password) {
+    const der = Buffer.isBuffer(key) ? key : encryptedPkcs8Der(key);
+    if (der) withinLimits(() => checkPkcs8Costs(der));
   }
   try {
     if (Buffer.isBuffer(key)) {

@@ -5,6 +5,7 @@ import { CertificateError } from './errors';
 import { loadPrivateKey, toPkcs8Der, toPkcs8Pem } from './keys';
 import { readCertificateDers } from './parse';
 import { toPem } from './pem';
+import { checkPkcs12Costs, withinLimits } from './derivation-limits';
 
 const { asn1 } = forge;
 
@@ -107,6 +108,7 @@ function macData(authSafe: Buffer, password: string): forge.asn1.Asn1 {
 
 /** Reads a PKCS#12 file (RSA or EC, as written by us, OpenSSL, Java or Windows). */
 export function readPkcs12(data: Buffer, password: string): KeyStoreContents {
+  withinLimits(() => checkPkcs12Costs(data));
   let pfx: forge.pkcs12.Pkcs12Pfx;
   try {
     pfx = forge.pkcs12.pkcs12FromAsn1(fromDer(data), false, password);

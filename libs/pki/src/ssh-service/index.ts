@@ -1,7 +1,7 @@
 export { SshServiceModule } from './ssh-service.module';
 export { SshOperations, type SshPresentation } from './ssh-operations';
 export { SshKeysService, PRIVATE_KEY_CONTEXT, PASSPHRASE_CONTEXT } from './ssh-keys.service';
-export { SshResourcesService, LOGIN_PASSWORD_CONTEXT } from './ssh-resources.service';
+export { SshResourcesService, LOGIN_PASSWORD_CONTEXT, expectedHostKey } from './ssh-resources.service';
 export { SshAssociationsService } from './ssh-associations.service';
 export { SshDiscoveryService, MAX_SSH_DISCOVERY_HOSTS, SSH_DISCOVERY_TIME_LIMIT_MS, SSH_DISCOVERY_CONCURRENCY } from './ssh-discovery.service';
 export { parseResourceName, addressOf, DEFAULT_SSH_PORT, type ResourceAddress } from './resource-address';
@@ -10,3 +10,4 @@ export { mapSshErrors, toAppError } from './ssh-errors';
 export * from './ssh-input';
 export { verifySshLogin } from './verify-login';
 export { SshKeyPool } from './ssh-key-pool';
+export { SshHostKeys, type HostKeyRow } from './ssh-host-keys';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { expandIpv4Range, parseTimeoutSeconds } from '../discovery';
-import { probeSshBanner } from '../ssh';
+import { checkHostKeyOnly, probeSshBanner, RemoteHostError } from '../ssh';
 import { addressOf, DEFAULT_SSH_PORT } from './resource-address';
 import { mapSshErrors } from './ssh-errors';
 import type { SshDiscoveryDto } from './ssh-input';
@@ -36,7 +36,7 @@ export class SshDiscoveryService {
     const addresses = await mapSshErrors(() => expandIpv4Range(dto.StartIpAddress, dto.EndIpAddress, MAX_SSH_DISCOVERY_HOSTS));
     const timeoutMs = await mapSshErrors(() => parseTimeoutSeconds(dto.TIMEOUT));
     const port = dto.PORT ?? DEFAULT_SSH_PORT;
-    const banners = await probeAll(addresses, port, timeoutMs, timeLimitMs);
+    const banners = await probeAll(actor, addresses, port, timeoutMs, timeLimitMs);
 
     const entries: Record<string, DiscoveryOutcome> = {};
     let added = 0;
@@ -67,7 +67,7 @@ export class SshDiscoveryService {
   }
 }
 
-async function probeAll(addresses: string[], port: number, timeoutMs: number, timeLimitMs: number): Promise<Map<string, DiscoveryOutcome>> {
+async function probeAll(actor: Actor, addresses: string[], port: number, timeoutMs: number, timeLimitMs: number): Promise<Map<string, DiscoveryOutcome>> {
   const deadline = Date.now() + timeLimitMs;
   const results = new Map<string, DiscoveryOutcome>();
   let next = 0;
@@ -80,7 +80,8 @@ async function probeAll(addresses: string[], port: number, timeoutMs: number, ti
         continue;
       }
       try {
-        results.set(address, ['SUCCESS', await probeSshBanner(address, port, Math.min(timeoutMs, remaining))]);
+        const banner = await probeSshBanner(address, port, Math.min(timeoutMs, remaining));
+        results.set(address, await withHostKey(actor, address, port, banner, Math.min(timeoutMs, Math.max(1, deadline - Date.now()))));
       } catch (error) {
         results.set(address, ['FAILURE', error instanceof Error ? error.message : 'probe failed']);
       }
@@ -88,6 +89,20 @@ async function probeAll(addresses: string[], port: number, timeoutMs: number, ti
   };
   await Promise.all(Array.from({ length: Math.min(SSH_DISCOVERY_CONCURRENCY, addresses.length) }, worker));
   return results;
+}
+
+/**
+ * A host that answered also shows its host key, checked and recorded like every SSH
+ * connection's (no credentials are sent); a key that differs from the recorded one fails.
+ */
+async function withHostKey(actor: Actor, address: string, port: number, banner: string, timeoutMs: number): Promise<DiscoveryOutcome> {
+  try {
+    const key = await checkHostKeyOnly({ host: address, port, orgId: actor.orgId, actor, timeoutMs });
+    return ['SUCCESS', `${banner}; host key ${key.type} ${key.fingerprint}`];
+  } catch (error) {
+    if (error instanceof RemoteHostError && error.reason === 'host_key_rejected') return ['FAILURE', error.message];
+    return ['SUCCESS', `${banner}; host key not read: ${error instanceof Error ? error.message : 'handshake failed'}`];
+  }
 }
 
 function countFound(results: Map<string, DiscoveryOutcome>): number {

@@ -34,6 +34,15 @@ export class ApplyCredentialsDto {
   @RequiredSecret(512) password!: string;
   @RequiredText(300) resourceName!: string;
   @OptionalBoolean() isAdmin?: boolean;
+  /** The host key the operator expects (`SHA256:...`); without it the first key seen is trusted. */
+  @OptionalText(100) HOSTKEYFINGERPRINT?: string;
+}
+
+export class AcceptHostKeyDto {
+  /** host or host:port, as resourceName elsewhere. */
+  @RequiredText(300) resourceName!: string;
+  /** The new key's fingerprint; without it, the key the host last presented (and was refused for). */
+  @OptionalText(100) HOSTKEYFINGERPRINT?: string;
 }
 
 export class EnumerateUsersDto {

@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { AppError, FileReply } from '@app/http';
-import { generateSshKey, importSshPrivateKey, type SshKeyRecord } from '../ssh';
+import { importSshPrivateKeyOffLoop } from '../certs/off-loop';
+import { generateSshKey, type SshKeyRecord } from '../ssh';
 import { SshAssociationsService } from './ssh-associations.service';
 import { mapSshErrors } from './ssh-errors';
 import type { CreateSshKeyDto } from './ssh-input';
@@ -50,7 +51,7 @@ export class SshKeysService {
   async import(actor: Actor, keyName: string, file: { buffer: Buffer; size: number } | undefined, passphrase?: string): Promise<void> {
     if (!file || file.size === 0) throw AppError.invalid('File is required: upload the private key in the part named File');
     await this.refuseTaken(actor, keyName);
-    const imported = await mapSshErrors(() => importSshPrivateKey(file.buffer, { passphrase: passphrase || null, comment: keyName }));
+    const imported = await mapSshErrors(() => importSshPrivateKeyOffLoop(file.buffer, { passphrase: passphrase || null, comment: keyName }));
     await this.store(actor, keyName, imported, imported.encrypted ? passphrase || null : null, AuditOperation.SshKeyImported);
   }
 

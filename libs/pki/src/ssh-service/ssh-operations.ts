@@ -3,8 +3,10 @@ import { Actor } from '@app/audit';
 import { FileReply, listReply, reply, Reply } from '@app/http';
 import { SshAssociationsService } from './ssh-associations.service';
 import { SshDiscoveryService } from './ssh-discovery.service';
+import { parseResourceName } from './resource-address';
+import { SshHostKeys } from './ssh-host-keys';
 import type {
-  ApplyCredentialsDto, AssociateKeyDto, CreateSshKeyDto, DeleteSshKeyDto, EnumerateUsersDto, ExportSshKeyDto,
+  AcceptHostKeyDto, ApplyCredentialsDto, AssociateKeyDto, CreateSshKeyDto, DeleteSshKeyDto, EnumerateUsersDto, ExportSshKeyDto,
   ImportSshKeyDto, SshDiscoveryDto, UserOnResourceDto,
 } from './ssh-input';
 import { SshKeysService } from './ssh-keys.service';
@@ -25,6 +27,7 @@ export class SshOperations {
     private readonly resources: SshResourcesService,
     private readonly associations: SshAssociationsService,
     private readonly discovery: SshDiscoveryService,
+    private readonly hostKeys: SshHostKeys,
   ) {}
 
   async createKey(actor: Actor, dto: CreateSshKeyDto): Promise<Reply> {
@@ -68,6 +71,12 @@ export class SshOperations {
 
   async listResources(actor: Actor): Promise<Reply> {
     return listReply('SSH resources fetched successfully', (await this.resources.list(actor)).map(sshResourceRecord));
+  }
+
+  async acceptHostKey(actor: Actor, dto: AcceptHostKeyDto): Promise<Reply> {
+    const where = parseResourceName(dto.resourceName);
+    const row = await this.hostKeys.accept(actor.orgId, actor, where.host, where.port, dto.HOSTKEYFINGERPRINT);
+    return reply(`Host key ${row.fingerprint} accepted for ${where.name}`, { HOST: row.host, PORT: row.port, HOSTKEYFINGERPRINT: row.fingerprint });
   }
 
   async enumerateUsers(actor: Actor, dto: EnumerateUsersDto): Promise<Reply> {

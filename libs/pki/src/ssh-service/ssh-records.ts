@@ -25,7 +25,7 @@ export function sshKeyRecord(row: SshKeyRow, withPassphraseFlag: boolean): Recor
   };
 }
 
-export function sshResourceRecord(row: SshResourceRow): Record<string, unknown> {
+export function sshResourceRecord(row: SshResourceRow & { host_key_fingerprint: string }): Record<string, unknown> {
   return {
     Path: row.landing_server ? `${row.landing_server} -> ${row.name}` : row.name,
     Description: row.description,
@@ -35,6 +35,7 @@ export function sshResourceRecord(row: SshResourceRow): Record<string, unknown> 
     CreationTime: relativeDays(row.created_at),
     IPADDRESS: row.address,
     LandingServerName: row.landing_server,
+    HOSTKEYFINGERPRINT: row.host_key_fingerprint,
   };
 }
 

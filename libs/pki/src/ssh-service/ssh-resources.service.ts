@@ -4,9 +4,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { AppError } from '@app/http';
-import { enumerateLoginUsers, type SshTarget } from '../ssh';
+import { enumerateLoginUsers, normalizeHostKeyFingerprint, type SshTarget } from '../ssh';
 import { parseResourceName } from './resource-address';
 import { mapSshErrors } from './ssh-errors';
+import { SshHostKeys } from './ssh-host-keys';
 import { verifySshLogin } from './verify-login';
 import type { ApplyCredentialsDto, EnumerateUsersDto } from './ssh-input';
 import { SshResourceRepository, type SshResourceRow, type SshUserRow } from './ssh-resource.repository';
@@ -22,10 +23,13 @@ export class SshResourcesService {
     private readonly resources: SshResourceRepository,
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
+    private readonly hostKeys: SshHostKeys,
   ) {}
 
-  list(actor: Actor): Promise<SshResourceRow[]> {
-    return this.resources.listInOrg(actor.orgId);
+  /** The organisation's SSH resources, each with the host key fingerprint recorded for its host and port ('' if none yet). */
+  async list(actor: Actor): Promise<Array<SshResourceRow & { host_key_fingerprint: string }>> {
+    const [rows, pins] = await Promise.all([this.resources.listInOrg(actor.orgId), this.hostKeys.fingerprintsInOrg(actor.orgId)]);
+    return rows.map((row) => ({ ...row, host_key_fingerprint: pins.get(SshHostKeys.lookupKey(hostOfName(row.name), row.port)) ?? '' }));
   }
 
   listUsers(actor: Actor): Promise<SshUserRow[]> {
@@ -58,7 +62,7 @@ export class SshResourcesService {
   }
 
   /** How we log in to the resource, from its stored (sealed) credentials. */
-  async targetOf(resource: SshResourceRow, m?: EntityManager): Promise<SshTarget> {
+  async targetOf(actor: Actor, resource: SshResourceRow, m?: EntityManager): Promise<SshTarget> {
     const sealed = await this.resources.readLoginPassword(resource.id, m);
     if (!resource.login_user || !sealed) {
       throw AppError.invalid(`No credentials have been applied to SSH resource ${resource.name}; use applycredentials first`);
@@ -66,6 +70,8 @@ export class SshResourcesService {
     return {
       host: parseResourceName(resource.name).host,
       port: resource.port,
+      orgId: resource.org_id,
+      actor,
       username: resource.login_user,
       password: await this.keyring.openText(sealed, LOGIN_PASSWORD_CONTEXT),
       timeoutMs: CONNECT_TIMEOUT_MS,
@@ -78,7 +84,16 @@ export class SshResourcesService {
    */
   async applyCredentials(actor: Actor, dto: ApplyCredentialsDto): Promise<string> {
     const where = parseResourceName(dto.resourceName);
-    const target: SshTarget = { host: where.host, port: where.port, username: dto.userName, password: dto.password, timeoutMs: CONNECT_TIMEOUT_MS };
+    const target: SshTarget = {
+      host: where.host,
+      port: where.port,
+      orgId: actor.orgId,
+      actor,
+      expectedHostKey: expectedHostKey(dto.HOSTKEYFINGERPRINT),
+      username: dto.userName,
+      password: dto.password,
+      timeoutMs: CONNECT_TIMEOUT_MS,
+    };
     await mapSshErrors(() => verifySshLogin(target, dto.isAdmin ?? false), `Credentials for ${where.name} were not applied`);
     const address = await resolveAddress(where.host);
     await this.dataSource.transaction(async (m) => {
@@ -108,7 +123,7 @@ export class SshResourcesService {
     if (dto.userName && resource.login_user && dto.userName !== resource.login_user) {
       throw AppError.invalid(`The credentials applied to ${resource.name} are for ${resource.login_user}, not ${dto.userName}; use applycredentials first`);
     }
-    const target = await this.targetOf(resource);
+    const target = await this.targetOf(actor, resource);
     const found = await mapSshErrors(() => enumerateLoginUsers(target), `Enumerating users on ${resource.name} failed`);
     const users = [...new Set(found.map((u) => u.userName))].sort();
     await this.dataSource.transaction(async (m) => {
@@ -134,5 +149,22 @@ async function resolveAddress(host: string): Promise<string> {
     return (await lookup(host)).address;
   } catch {
     return host;
+  }
+}
+
+/** HOSTKEYFINGERPRINT as given, checked for shape; absent means trust on first use. */
+export function expectedHostKey(input: string | undefined): string | undefined {
+  if (!input?.trim()) return undefined;
+  const fingerprint = normalizeHostKeyFingerprint(input);
+  if (!fingerprint) throw AppError.invalid('HOSTKEYFINGERPRINT must be a SHA256 fingerprint as ssh-keygen -lf prints it (SHA256: followed by 43 base64 characters)');
+  return fingerprint;
+}
+
+/** A stored resource name's host; a name that is not host[:port] is its own host. */
+function hostOfName(name: string): string {
+  try {
+    return parseResourceName(name).host;
+  } catch {
+    return name;
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SshAssociationRepository } from './ssh-association.repository';
 import { SshAssociationsService } from './ssh-associations.service';
 import { SshDiscoveryService } from './ssh-discovery.service';
+import { SshHostKeys } from './ssh-host-keys';
 import { SshKeyPool } from './ssh-key-pool';
 import { SshKeyRepository } from './ssh-key.repository';
 import { SshKeysService } from './ssh-keys.service';
@@ -13,8 +14,8 @@ import { SshResourcesService } from './ssh-resources.service';
 @Module({
   providers: [
     SshKeyPool, SshKeyRepository, SshResourceRepository, SshAssociationRepository,
-    SshKeysService, SshResourcesService, SshAssociationsService, SshDiscoveryService, SshOperations,
+    SshKeysService, SshResourcesService, SshAssociationsService, SshDiscoveryService, SshOperations, SshHostKeys,
   ],
-  exports: [SshKeysService, SshResourcesService, SshAssociationsService, SshDiscoveryService, SshOperations],
+  exports: [SshHostKeys, SshKeysService, SshResourcesService, SshAssociationsService, SshDiscoveryService, SshOperations],
 })
 export class SshServiceModule {}

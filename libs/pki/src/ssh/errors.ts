@@ -7,7 +7,9 @@ export type SshKeyErrorCode =
   | 'unsupported_export'
   | 'invalid_user_name'
   | 'invalid_password'
-  | 'invalid_comment';
+  | 'invalid_comment'
+  /** The file asks for more key-derivation work (iterations, rounds) than allowed. */
+  | 'too_costly';
 
 export class SshKeyError extends Error {
   constructor(
@@ -27,7 +29,9 @@ export type RemoteHostErrorReason =
   | 'auth_failed'
   | 'permission_denied'
   | 'not_found'
-  | 'command_failed';
+  | 'command_failed'
+  /** The server's host key is not the one recorded (or expected) for that host and port. */
+  | 'host_key_rejected';
 
 /** Messages never carry passwords, passphrases or key material, only host, port, user names and paths. */
 export class RemoteHostError extends Error {

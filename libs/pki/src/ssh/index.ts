@@ -11,6 +11,8 @@ export { parseLoginUsers, type LoginUser } from './passwd';
 export { validateUserName } from './user-name';
 export type { SshTarget } from './remote/target';
 export { probeSshBanner } from './remote/banner';
+export { useHostKeyPins, dropHostKeyPins, normalizeHostKeyFingerprint, hostKeyHost, type HostKeyPins, type PresentedHostKey } from './remote/host-key';
+export { checkHostKeyOnly } from './remote/host-key-probe';
 export { openSshSession, withSshSession, SshSession, type ExecOptions, type RawCommandResult } from './remote/session';
 export { shellQuote } from './remote/shell';
 export { enumerateLoginUsers } from './remote/users-remote';

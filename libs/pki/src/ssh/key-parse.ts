@@ -1,5 +1,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import * as sshpk from 'sshpk';
+import { checkOpenSshCosts, checkPkcs8Costs, DerivationLimitError, encryptedPkcs8Der } from '../certs/derivation-limits';
 import { SshKeyError } from './errors';
 import { fromKeyObject, keyTypeOf, type SshPrivateKey } from './key-codec';
 import type { PrivateKeyFormat } from './key-record';
@@ -30,6 +31,7 @@ export function parsePrivateKeyText(file: Buffer | string, passphrase?: string |
 function parseOpenSsh(block: string, passphrase: string | undefined): ParsedPrivateKey {
   const encrypted = openSshCipher(block) !== 'none';
   if (encrypted && !passphrase) throw wrongPassphrase();
+  if (encrypted) withinSshLimits(() => checkOpenSshCosts(openSshBody(block)));
   let key: SshPrivateKey;
   try {
     key = sshpk.parsePrivateKey(block, 'openssh', encrypted ? { passphrase } : undefined);
@@ -44,6 +46,8 @@ function parseOpenSsh(block: string, passphrase: string | undefined): ParsedPriv
 function parsePem(block: string, passphrase: string | undefined): ParsedPrivateKey {
   const encrypted = /^Proc-Type:\s*4,ENCRYPTED/m.test(block) || block.startsWith('-----BEGIN ENCRYPTED PRIVATE KEY-----');
   if (encrypted && !passphrase) throw wrongPassphrase();
+  const pkcs8 = encryptedPkcs8Der(block);
+  if (encrypted && pkcs8) withinSshLimits(() => checkPkcs8Costs(pkcs8));
   let keyObject: KeyObject;
   try {
     keyObject = createPrivateKey({ key: block, format: 'pem', passphrase: encrypted ? passphrase : undefined });
@@ -63,9 +67,22 @@ function parsePem(block: string, passphrase: string | undefined): ParsedPrivateK
   return { key, format: 'pem', encrypted };
 }
 
+function openSshBody(block: string): Buffer {
+  return Buffer.from(block.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, ''), 'base64');
+}
+
+function withinSshLimits(checkCosts: () => void): void {
+  try {
+    checkCosts();
+  } catch (error) {
+    if (error instanceof DerivationLimitError) throw new SshKeyError('too_costly', `${error.message}.`);
+    throw error;
+  }
+}
+
 /** The cipher name stored right after the `openssh-key-v1\0` magic. */
 function openSshCipher(block: string): string {
-  const body = Buffer.from(block.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  const body = openSshBody(block);
   const magic = 'openssh-key-v1\0';
   if (body.length < magic.length + 4 || body.toString('latin1', 0, magic.length) !== magic) throw notAKey();
   const length = body.readUInt32BE(magic.length);

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { MemoryHostKeyPins } from '../../../../test/support/host-key-pins';
 import { commandExists, findSshd, startSshd, type SshdFixture } from '../../../../test/support/sshd';
 import { RemoteHostError } from './errors';
 import { exportSshPrivateKey } from './export';
@@ -41,13 +42,16 @@ async function reasonOf(work: Promise<unknown>): Promise<{ reason: string; messa
 describeWithSshd('SSH remote operations against a real sshd', () => {
   let sshd: SshdFixture;
   let root: SshTarget;
-  const asUser = (username: string, password = PASSWORD): SshTarget => ({ host: sshd.host, port: sshd.port, username, password });
+  const pins = new MemoryHostKeyPins();
+  const asUser = (username: string, password = PASSWORD): SshTarget => ({ host: sshd.host, port: sshd.port, orgId: 1, username, password });
 
   beforeAll(async () => {
+    pins.install();
     sshd = await startSshd();
-    root = { host: sshd.host, port: sshd.port, username: 'root', privateKey: sshd.rootPrivateKey };
+    root = { host: sshd.host, port: sshd.port, orgId: 1, username: 'root', privateKey: sshd.rootPrivateKey };
   });
   afterAll(async () => {
+    pins.uninstall();
     await sshd?.stop();
   });
 

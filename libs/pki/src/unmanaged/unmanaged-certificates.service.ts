@@ -7,7 +7,8 @@ import { AppError, ErrorCode, InputDataSyntaxError, parseLenientJson } from '@ap
 // The inventory's own sealing contexts, so the certificate service opens what we import.
 import { CERT_KEY_CONTEXT, CERT_PASSWORD_CONTEXT } from '../cert-service/certificate-secrets';
 import { saveCertificate } from '../cert-store';
-import { CertificateError, isJks, KeyStoreContents, orderChain, readKeyStore } from '../certs';
+import { CertificateError, isJks, KeyStoreContents, orderChain } from '../certs';
+import { readKeyStoreOffLoop } from '../certs/off-loop';
 import { findKeystoreFiles, KeystoreFile } from './keystore-files';
 
 export const PASSWORD_PLACEHOLDER = 'Enter Password';
@@ -58,7 +59,7 @@ export class UnmanagedCertificatesService {
       }
       let contents: KeyStoreContents;
       try {
-        contents = readKeyStore(file.content, password);
+        contents = await readKeyStoreOffLoop(file.content, password);
       } catch (error) {
         if (!(error instanceof CertificateError)) throw error;
         outcome.failed[key] = error.code === 'WRONG_PASSWORD' ? 'Wrong password' : error.message;

@@ -1,5 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { isIP } from 'node:net';
+import { guardedLookup, refusedAddressReason } from './fetch-address';
 
 export interface BoundedFetchOptions {
   timeoutMs: number;
@@ -11,7 +13,9 @@ export interface BoundedFetchOptions {
 
 /**
  * GET/POST over http(s) with a hard deadline and body cap: revocation URLs come from
- * untrusted certificates, so a slow or huge response must not stall a scan.
+ * untrusted certificates, so a slow or huge response must not stall a scan. Redirects are
+ * not followed (anything but 200 fails), and link-local or metadata addresses are refused
+ * before connecting (fetch-address.ts).
  */
 export function boundedFetch(url: string, options: BoundedFetchOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -26,8 +30,16 @@ export function boundedFetch(url: string, options: BoundedFetchOptions): Promise
       reject(new Error(`Unsupported URL scheme: ${parsed.protocol}`));
       return;
     }
+    // A literal address never goes through DNS, so it is checked here; names at connect time.
+    const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+    const refused = isIP(host) ? refusedAddressReason(host) : null;
+    if (refused) {
+      reject(new Error(`Refused to fetch ${url}: ${refused}`));
+      return;
+    }
     const client = parsed.protocol === 'https:' ? https : http;
     const request = client.request(parsed, {
+      lookup: guardedLookup,
       method: options.method ?? 'GET',
       headers: options.body
         ? { 'content-type': options.contentType ?? 'application/octet-stream', 'content-length': options.body.length }

@@ -59,6 +59,15 @@ describe('checkRevocation (CRL distribution points)', () => {
     expect(await checkRevocation(revoked.der, undefined)).toEqual({ revoked: null, errors: ['Revocation: issuer certificate not presented'] });
   });
 
+  it('refuses a CRL URL on a metadata or link-local address without connecting', async () => {
+    for (const crlUrl of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/ca.crl']) {
+      const leaf = await issueCertificate(ca, { subject: 'CN=meta.test', serialNumber: '79', crlUrl });
+      const result = await checkRevocation(leaf.der, ca.der);
+      expect(result).toEqual({ revoked: null, errors: [expect.stringContaining('link-local, metadata or reserved address')] });
+      expect(result.errors.join()).not.toMatch(/ENETUNREACH|ECONNREFUSED|Timed out/);
+    }
+  });
+
   it('gives up on a CRL server that never answers', async () => {
     const silent = await startSilentServer();
     peers.push(silent);

@@ -1,6 +1,7 @@
 import { Client, type ClientChannel, type ConnectConfig, type SFTPWrapper } from 'ssh2';
 import { RemoteHostError } from '../errors';
 import { connectionError } from './connection-errors';
+import { checkHostKey, presentedHostKey } from './host-key';
 import { DEFAULT_CONNECT_TIMEOUT_MS, hostLabel, type SshTarget } from './target';
 
 export interface ExecOptions {
@@ -102,9 +103,13 @@ export function openSshSession(target: SshTarget): Promise<SshSession> {
         outcome();
       }
     };
+    // Set when the host key was refused: ssh2 then reports only a generic handshake error.
+    let refusal: RemoteHostError | undefined;
     client.on('ready', () => settle(() => resolve(new SshSession(client, target))));
-    client.on('error', (error) => settle(() => reject(fail(error))));
-    client.on('close', () => settle(() => reject(new RemoteHostError('unreachable', `Cannot reach ${hostLabel(target.host, target.port)}: connection closed`))));
+    client.on('error', (error) => settle(() => reject(refusal ?? fail(error))));
+    client.on('close', () =>
+      settle(() => reject(refusal ?? new RemoteHostError('unreachable', `Cannot reach ${hostLabel(target.host, target.port)}: connection closed`))),
+    );
     client.on('keyboard-interactive', (_name, _instructions, _lang, prompts, finish) => {
       finish(prompts.map(() => target.password ?? ''));
     });
@@ -117,6 +122,19 @@ export function openSshSession(target: SshTarget): Promise<SshSession> {
       passphrase: target.passphrase,
       tryKeyboard: target.password !== undefined,
       readyTimeout: timeoutMs,
+      // Runs during the key exchange, before any authentication: a refused key gets no password.
+      hostVerifier: (key: Buffer, verify: (valid: boolean) => void) => {
+        checkHostKey(target, presentedHostKey(key)).then(
+          () => verify(true),
+          (error: unknown) => {
+            refusal =
+              error instanceof RemoteHostError
+                ? error
+                : new RemoteHostError('host_key_rejected', `The host key of ${hostLabel(target.host, target.port)} could not be checked; nothing was sent`);
+            verify(false);
+          },
+        );
+      },
     };
     try {
       client.connect(config);
