@@ -80,6 +80,8 @@ describe('vault remote password reset over SSH (RESETTYPE=REMOTE)', () => {
     expect(res.body.operation.result).toEqual({ status: 'Success', message: 'Remote password reset configured for resource linux-host' });
     const described = await request(s.vaultUrl).get(`${V1}/resources/${resourceId}/remotepasswordreset`).set('AUTHTOKEN', s.adminToken);
     expect(described.body.operation.Details).toMatchObject({ HOST: '127.0.0.1', PORT: String(sshd.port), ACCOUNTNAME: admin, CONFIGURED: 'true' });
+    // The configuration's login pinned the host key (trust on first use): the description shows it.
+    expect(described.body.operation.Details.HOSTKEYFINGERPRINT).toBe(await sshd.hostKeyFingerprint());
   });
 
   it('changes the password on the host, then in the vault: the new one logs in, the old one does not', async () => {

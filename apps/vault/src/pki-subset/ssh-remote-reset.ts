@@ -5,7 +5,7 @@ import { Keyring } from '@app/crypto';
 import { AccountSecretGate, AccountUse, PASSWORD_CONTEXT, resourceVisibleSql, visibilityParams } from '@app/gate';
 import { AppError, ErrorCode, reply, Reply } from '@app/http';
 import { parseHost } from '@app/pki/discovery';
-import { changeRemotePassword, type SshTarget } from '@app/pki/ssh';
+import { changeRemotePassword, hostKeyHost, type SshTarget } from '@app/pki/ssh';
 import { expectedHostKey, mapSshErrors, toAppError, verifySshLogin } from '@app/pki/ssh-service';
 import { LockedAccount, PasswordChanger } from '../passwords/password-changer';
 import type { ConfigureRemoteResetDto } from './ssh-remote-reset.dto';
@@ -178,7 +178,17 @@ export class SshRemoteReset {
     );
     if (!row) throw AppError.notFound('No such resource found');
     const admin = row.admin_id ? { id: row.admin_id, name: row.admin_name } : null;
-    return reply('Remote password reset settings fetched successfully', remoteDetails(row.id, row.name, row.dns_name || row.name, row.remote_port ?? DEFAULT_PORT, admin));
+    const host = row.dns_name || row.name;
+    const port = row.remote_port ?? DEFAULT_PORT;
+    const [pin] = await this.dataSource.query('SELECT fingerprint FROM ssh_host_keys WHERE org_id = $1 AND host = $2 AND port = $3', [
+      actor.orgId,
+      hostKeyHost(host),
+      port,
+    ]);
+    return reply('Remote password reset settings fetched successfully', {
+      ...remoteDetails(row.id, row.name, host, port, admin),
+      HOSTKEYFINGERPRINT: pin?.fingerprint ?? '',
+    });
   }
 
   /** The login that proves the admin account; a refusal by the host is in the audit trail. */
