@@ -3,6 +3,7 @@ import { AuditChainAndGroups1795242213434 } from './1795242213434-AuditChainAndG
 import { PasswordWorkflow1795242200000 } from './1795242200000-PasswordWorkflow';
 import { UnmanagedCertImports1795242532810 } from './1795242532810-UnmanagedCertImports';
 import { CertificateAuthorityCrl1795242874224 } from './1795242874224-CertificateAuthorityCrl';
+import { AuthoritiesPerOrganisation1795243600000 } from './1795243600000-AuthoritiesPerOrganisation';
 
 // Every migration, in order. New migrations are appended here.
-export const MIGRATIONS: Function[] = [Initial1795241742557, PasswordWorkflow1795242200000, AuditChainAndGroups1795242213434, UnmanagedCertImports1795242532810, CertificateAuthorityCrl1795242874224];
+export const MIGRATIONS: Function[] = [Initial1795241742557, PasswordWorkflow1795242200000, AuditChainAndGroups1795242213434, UnmanagedCertImports1795242532810, CertificateAuthorityCrl1795242874224, AuthoritiesPerOrganisation1795243600000];

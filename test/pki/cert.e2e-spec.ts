@@ -253,7 +253,7 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
     });
   });
 
-  it('creates the root and issuing CAs exactly once when several instances start together', async () => {
+  it('creates the root, issuing and service CAs exactly once when several instances start together', async () => {
     await s.dataSource.query('DELETE FROM certificate_authorities WHERE parent_id IS NOT NULL');
     await s.dataSource.query('DELETE FROM certificate_authorities');
     const instances = [s.vault, s.pki, s.vault, s.pki].map((app) => app.get(CertificateAuthoritiesService));
@@ -262,6 +262,7 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
     expect(rows).toEqual([
       { name: 'root-ca', kind: 'root', org_id: null },
       { name: 'issuing-ca', kind: 'intermediate', org_id: null },
+      { name: 'service-ca', kind: 'root', org_id: null },
     ]);
   });
 

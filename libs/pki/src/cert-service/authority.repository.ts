@@ -18,6 +18,7 @@ export interface NewAuthority {
   orgId: number | null;
   name: string;
   kind: 'root' | 'intermediate';
+  internal?: boolean;
   parentId: number | null;
   commonName: string;
   serialNumber: string;
@@ -28,21 +29,30 @@ export interface NewAuthority {
 }
 
 const COLUMNS = 'a.id, a.org_id, a.name, a.kind, a.parent_id, a.common_name, a.serial_number, a.certificate_pem, a.chain_pem, a.key_algorithm';
-// Server-wide CAs (org_id NULL) serve every organisation; an organisation's own CAs only it.
-const VISIBLE = '(a.org_id IS NULL OR a.org_id = $1)';
+// What an organisation may name and sign with: its own CAs and the server-wide ones (org_id
+// NULL), never the internal CA of the services' TLS certificate.
+const VISIBLE = '(a.org_id IS NULL OR a.org_id = $1) AND NOT a.internal';
 
-/** Certificate authorities, their sealed keys and their published CRLs. */
+/**
+ * Certificate authorities, their sealed keys and their published CRLs. Every look-up takes
+ * the organisation first; `null` is the scope of the server-wide CAs made at first start.
+ */
 @Injectable()
 export class AuthorityRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async findByName(name: string, m: EntityManager = this.dataSource.manager): Promise<AuthorityRow | undefined> {
-    const [row] = await m.query(`SELECT ${COLUMNS} FROM certificate_authorities a WHERE lower(a.name) = lower($1)`, [name]);
+  /** The CA named `name` in exactly that scope (an organisation, or null: the server-wide CAs). */
+  async findOwnedByName(orgId: number | null, name: string, m: EntityManager = this.dataSource.manager): Promise<AuthorityRow | undefined> {
+    const [row] = await m.query(
+      `SELECT ${COLUMNS} FROM certificate_authorities a WHERE a.org_id IS NOT DISTINCT FROM $1 AND lower(a.name) = lower($2)`,
+      [orgId, name],
+    );
     return row;
   }
 
-  async findById(id: number): Promise<AuthorityRow | undefined> {
-    const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM certificate_authorities a WHERE a.id = $1`, [id]);
+  /** The issuer of a certificate of the organisation: its own CA or a server-wide one. */
+  async findVisibleById(orgId: number, id: number, m: EntityManager = this.dataSource.manager): Promise<AuthorityRow | undefined> {
+    const [row] = await m.query(`SELECT ${COLUMNS} FROM certificate_authorities a WHERE ${VISIBLE} AND a.id = $2`, [orgId, id]);
     return row;
   }
 
@@ -60,8 +70,20 @@ export class AuthorityRepository {
   async findVisibleByCommonName(orgId: number, commonName: string, serial?: string): Promise<AuthorityRow | undefined> {
     const [row] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM certificate_authorities a WHERE ${VISIBLE} AND lower(a.common_name) = lower($2)
-         AND ($3::text IS NULL OR a.serial_number = $3) ORDER BY a.id DESC LIMIT 1`,
+         AND ($3::text IS NULL OR a.serial_number = $3) ORDER BY a.org_id NULLS LAST, a.id DESC LIMIT 1`,
       [orgId, commonName, serial ?? null],
+    );
+    return row;
+  }
+
+  /**
+   * An inventory certificate already adopted as a CA by this organisation: matched on the
+   * certificate itself (same DER, hence same key), never on a name or serial anyone can copy.
+   */
+  async findAdopted(orgId: number, certificatePem: string, m: EntityManager = this.dataSource.manager): Promise<AuthorityRow | undefined> {
+    const [row] = await m.query(
+      `SELECT ${COLUMNS} FROM certificate_authorities a WHERE a.org_id = $1 AND a.certificate_pem = $2 ORDER BY a.id LIMIT 1`,
+      [orgId, certificatePem],
     );
     return row;
   }
@@ -74,6 +96,22 @@ export class AuthorityRepository {
     return rows.map((r) => r.name);
   }
 
+  /**
+   * The public /ca and /crl routes (certificates and CRLs are public; never the key): by id,
+   * or by name when the name is a server-wide CA's or held by one CA only.
+   */
+  async findPublished(ref: string): Promise<AuthorityRow | undefined> {
+    if (/^\d+$/.test(ref)) {
+      const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM certificate_authorities a WHERE a.id = $1`, [Number(ref)]);
+      return row;
+    }
+    const rows: (AuthorityRow & { org_id: number | null })[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM certificate_authorities a WHERE lower(a.name) = lower($1) ORDER BY a.org_id NULLS FIRST, a.id LIMIT 2`,
+      [ref],
+    );
+    return rows[0]?.org_id === null || rows.length === 1 ? rows[0] : undefined;
+  }
+
   async readSealedKey(id: number, m: EntityManager = this.dataSource.manager): Promise<Buffer> {
     const [row] = await m.query('SELECT private_key FROM certificate_authorities WHERE id = $1', [id]);
     return row.private_key;
@@ -81,9 +119,9 @@ export class AuthorityRepository {
 
   async insert(m: EntityManager, a: NewAuthority): Promise<number> {
     const [row] = await m.query(
-      `INSERT INTO certificate_authorities (org_id, name, kind, parent_id, common_name, serial_number, certificate_pem, chain_pem, private_key, key_algorithm)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) RETURNING id`,
-      [a.orgId, a.name, a.kind, a.parentId, a.commonName, a.serialNumber, a.certificatePem, a.chainPem, a.sealedPrivateKey, a.keyAlgorithm],
+      `INSERT INTO certificate_authorities (org_id, name, kind, parent_id, common_name, serial_number, certificate_pem, chain_pem, private_key, key_algorithm, internal)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) RETURNING id`,
+      [a.orgId, a.name, a.kind, a.parentId, a.commonName, a.serialNumber, a.certificatePem, a.chainPem, a.sealedPrivateKey, a.keyAlgorithm, a.internal ?? false],
     );
     return row.id;
   }

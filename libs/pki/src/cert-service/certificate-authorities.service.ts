@@ -29,8 +29,10 @@ import { CertificateRepository } from './certificate.repository';
 export const CA_KEY_CONTEXT = 'certificate_authorities.private_key';
 export const ROOT_CA_NAME = 'root-ca';
 export const ISSUING_CA_NAME = 'issuing-ca';
-// The unique constraint on certificate_authorities.name (Initial migration).
-const CA_NAME_UNIQUE = 'UQ_5b160d6951ebfb141fbfd83a0fc';
+/** Issues the services' own TLS certificate; internal: no API caller lists it or signs with it. */
+export const SERVICE_CA_NAME = 'service-ca';
+// CA names are unique per organisation (migration AuthoritiesPerOrganisation).
+const CA_NAME_UNIQUE = 'certificate_authorities_org_name_key';
 // Serialises first-start CA creation across instances sharing the database.
 const DEFAULT_CAS_LOCK = 727265652;
 
@@ -57,12 +59,18 @@ export class CertificateAuthoritiesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The root CA and the issuing CA below it, made exactly once whatever the number of instances. */
+  /**
+   * The root CA and the issuing CA below it (server-wide, usable by every organisation), and
+   * the separate internal CA of the services' TLS certificate, made exactly once whatever the
+   * number of instances.
+   */
   async ensureDefaults(): Promise<void> {
-    if ((await this.authorities.findByName(ISSUING_CA_NAME)) && (await this.authorities.findByName(ROOT_CA_NAME))) return;
+    const names = [ROOT_CA_NAME, ISSUING_CA_NAME, SERVICE_CA_NAME];
+    const present = await Promise.all(names.map((n) => this.authorities.findOwnedByName(null, n)));
+    if (present.every(Boolean)) return;
     await this.dataSource.transaction(async (m) => {
       await m.query('SELECT pg_advisory_xact_lock($1)', [DEFAULT_CAS_LOCK]);
-      let root = await this.authorities.findByName(ROOT_CA_NAME, m);
+      let root = await this.authorities.findOwnedByName(null, ROOT_CA_NAME, m);
       if (!root) {
         const made = await createRootCa({
           subject: { commonName: 'Credential Vault Root CA', org: 'Credential Vault' },
@@ -72,10 +80,10 @@ export class CertificateAuthoritiesService {
           pathLength: 1,
         });
         const id = await this.insertMade(m, made, { orgId: null, name: ROOT_CA_NAME, kind: 'root', parentId: null });
-        root = await this.authorities.findByName(ROOT_CA_NAME, m);
+        root = await this.authorities.findOwnedByName(null, ROOT_CA_NAME, m);
         if (!root || root.id !== id) throw new Error('root CA row not readable after insert');
       }
-      if (!(await this.authorities.findByName(ISSUING_CA_NAME, m))) {
+      if (!(await this.authorities.findOwnedByName(null, ISSUING_CA_NAME, m))) {
         const parent = await this.loadMaterial(root, await this.readKey(root.id, m));
         const made = await createIntermediateCa(parent, {
           subject: { commonName: 'Credential Vault Issuing CA', org: 'Credential Vault' },
@@ -83,9 +91,21 @@ export class CertificateAuthoritiesService {
           keyLength: 256,
           validityDays: 3650,
           pathLength: 0,
-          crlDistributionPointUrl: this.crlUrl(root.name),
+          crlDistributionPointUrl: this.crlUrl(root),
         });
         await this.insertMade(m, made, { orgId: null, name: ISSUING_CA_NAME, kind: 'intermediate', parentId: root.id });
+      }
+      if (!(await this.authorities.findOwnedByName(null, SERVICE_CA_NAME, m))) {
+        // Its own root, not below root-ca: a client that trusts root-ca (whose issuing CA every
+        // organisation signs with) must not thereby trust a certificate for the vault's name.
+        const made = await createRootCa({
+          subject: { commonName: 'Credential Vault Service CA', org: 'Credential Vault' },
+          keyAlgorithm: 'EC',
+          keyLength: 384,
+          validityDays: 7300,
+          pathLength: 0,
+        });
+        await this.insertMade(m, made, { orgId: null, name: SERVICE_CA_NAME, kind: 'root', parentId: null, internal: true });
       }
     });
   }
@@ -96,9 +116,13 @@ export class CertificateAuthoritiesService {
     if (!/^[A-Za-z][A-Za-z0-9 ._-]*$/.test(name)) {
       throw AppError.invalid('caName must start with a letter and hold only letters, digits, spaces, dots, dashes and underscores');
     }
-    if (await this.authorities.findByName(name)) throw AppError.conflict(`A certificate authority named ${name} already exists`);
+    // Server-wide names too: an organisation's CA must not shadow root-ca or issuing-ca.
+    if ((await this.authorities.findOwnedByName(actor.orgId, name)) || (await this.authorities.findOwnedByName(null, name))) {
+      throw AppError.conflict(`A certificate authority named ${name} already exists`);
+    }
     const kind = dto.caType === 'root' ? 'root' : 'intermediate';
     const parent = kind === 'intermediate' ? await this.findForSigning(actor.orgId, dto.parentCaName ?? ROOT_CA_NAME) : undefined;
+    if (parent) this.assertMaySubordinate(actor, parent);
     const request: CaRequest = {
       subject: subjectFromRequest({ ...dto, CNAME: dto.CNAME?.trim() || name }),
       keyAlgorithm: dto.ALG,
@@ -109,7 +133,7 @@ export class CertificateAuthoritiesService {
     };
     const made = await mapCertErrors(async () =>
       parent
-        ? createIntermediateCa(await this.load(parent), { ...request, crlDistributionPointUrl: this.crlUrl(parent.name) })
+        ? createIntermediateCa(await this.load(parent), { ...request, crlDistributionPointUrl: this.crlUrl(parent) })
         : createRootCa(request),
     );
     const id = await this.dataSource
@@ -126,15 +150,25 @@ export class CertificateAuthoritiesService {
         throw error;
       });
     const commonName = certificateDetails(made.certPem).subject.cname;
-    return { id, name, commonName, serialNumber: made.serialNumber, certificatePem: made.certPem, crlUrl: this.crlUrl(name) };
+    return { id, name, commonName, serialNumber: made.serialNumber, certificatePem: made.certPem, crlUrl: this.crlUrl({ id, org_id: actor.orgId, name }) };
+  }
+
+  /**
+   * A subordinate CA below a server-wide CA is trusted wherever our root is: only a super
+   * administrator may make one (createCA, signCSR isIntermediate).
+   */
+  assertMaySubordinate(actor: Actor, parent: AuthorityRow): void {
+    if (parent.org_id === null && !actor.isSuperAdmin) {
+      throw AppError.forbidden(`Only a super administrator may issue an intermediate CA from the built-in CA ${parent.name}`);
+    }
   }
 
   /**
    * The services' own HTTPS certificate (COMPAT §1: made by our internal CA at first start):
-   * a new P-256 key and a WebServer certificate from the default issuing CA for `names`.
+   * a new P-256 key and a WebServer certificate from the internal service CA for `names`.
    */
   async issueServerCertificate(names: string[]): Promise<{ certPem: string; keyPem: string; chainPems: string[] }> {
-    const ca = await this.load(await this.defaultIssuingCa());
+    const ca = await this.load(await this.serviceCa());
     const keys = await generateKeyPair({ algorithm: 'EC', length: 256 });
     const spkiDer = createPublicKey(keys.publicKeyPem).export({ type: 'spki', format: 'der' });
     const sans: SanEntry[] = names.map((value) => ({ type: isIP(value) ? 'ip' : 'dns', value }));
@@ -145,15 +179,14 @@ export class CertificateAuthoritiesService {
     return { certPem: issued.certPem, keyPem: keys.privateKeyPem, chainPems: issued.chainPems };
   }
 
-  /** The certificate of the default issuing CA (shared by every organisation). */
-  async issuingCaCertificatePem(): Promise<string> {
-    return (await this.defaultIssuingCa()).certificate_pem;
+  /** The certificate of the internal CA that issues the services' TLS certificate. */
+  async serviceCaCertificatePem(): Promise<string> {
+    return (await this.serviceCa()).certificate_pem;
   }
 
-  private async defaultIssuingCa(): Promise<AuthorityRow> {
-    // Organisation 0 does not exist: only the shared default CAs match.
-    const row = await this.authorities.findVisibleByName(0, ISSUING_CA_NAME);
-    if (!row) throw new Error('The issuing CA has not been created yet');
+  private async serviceCa(): Promise<AuthorityRow> {
+    const row = await this.authorities.findOwnedByName(null, SERVICE_CA_NAME);
+    if (!row) throw new Error('The service CA has not been created yet');
     return row;
   }
 
@@ -192,10 +225,13 @@ export class CertificateAuthoritiesService {
     return ca;
   }
 
-  /** Where the CRL of a CA is published: PUBLIC_URL, else this pki service's own address. */
-  crlUrl(caName: string): string {
+  /**
+   * Where the CRL of a CA is published: PUBLIC_URL, else this pki service's own address. A
+   * server-wide CA by name; an organisation's CA by id (names are unique per organisation only).
+   */
+  crlUrl(ca: Pick<AuthorityRow, 'id' | 'org_id' | 'name'>): string {
     const base = this.config.publicUrl ?? `${this.config.tlsMode === 'off' ? 'http' : 'https'}://${hostname()}:${this.config.pkiPort}`;
-    return `${base}/crl/${encodeURIComponent(caName)}.crl`;
+    return `${base}/crl/${ca.org_id === null ? encodeURIComponent(ca.name) : ca.id}.crl`;
   }
 
   private async adopt(orgId: number, certificateId: number): Promise<AuthorityRow> {
@@ -205,9 +241,9 @@ export class CertificateAuthoritiesService {
     const chainPems = cert.chain_pem ? readCertificatePems(cert.chain_pem) : [];
     // Refuses a certificate that is not a CA (basicConstraints, keyUsage) with the reason.
     await mapCertErrors(() => CertificateAuthority.load({ certPem: cert.certificate_pem, privateKeyPem, chainPems }));
-    const name = `${cert.common_name} ${cert.serial_number}`.slice(0, 200);
-    const existing = await this.authorities.findByName(name);
+    const existing = await this.authorities.findAdopted(orgId, cert.certificate_pem);
     if (existing) return existing;
+    const name = `${cert.common_name} ${cert.serial_number}`.slice(0, 200);
     try {
       await this.authorities.insert(this.dataSource.manager, {
         orgId,
@@ -224,13 +260,17 @@ export class CertificateAuthoritiesService {
     } catch (error) {
       if (!isUniqueViolation(error, CA_NAME_UNIQUE)) throw error;
     }
-    return (await this.authorities.findByName(name))!;
+    // Another request adopted the same certificate meanwhile; a different CA of this
+    // organisation holding the name is refused rather than used.
+    const adopted = await this.authorities.findAdopted(orgId, cert.certificate_pem);
+    if (!adopted) throw AppError.conflict(`A certificate authority named ${name} already exists`);
+    return adopted;
   }
 
   private async insertMade(
     m: EntityManager,
     made: CreatedCa,
-    where: { orgId: number | null; name: string; kind: 'root' | 'intermediate'; parentId: number | null },
+    where: { orgId: number | null; name: string; kind: 'root' | 'intermediate'; parentId: number | null; internal?: boolean },
   ): Promise<number> {
     const details = certificateDetails(made.certPem);
     return this.authorities.insert(m, {

@@ -60,7 +60,7 @@ export class CrlService {
   }
 
   private async findPublic(ref: string): Promise<AuthorityRow> {
-    const ca = /^\d+$/.test(ref) ? await this.authorities.findById(Number(ref)) : await this.authorities.findByName(ref);
+    const ca = await this.authorities.findPublished(ref);
     if (!ca) throw AppError.notFound(`No certificate authority ${ref}`);
     return ca;
   }

@@ -44,7 +44,7 @@ export class RevocationService {
         if (row.revoked_at !== null && !onHold) throw AppError.conflict(`${label} is already revoked`);
         await this.certificates.setRevocation(m, row.id, row.revoked_at ?? new Date(), reason);
       }
-      const ca = await this.authorities.findById(row.ca_id!);
+      const ca = await this.authorities.findVisibleById(actor.orgId, row.ca_id!, m);
       if (ca) await this.crls.publish(m, ca);
       await this.audit.record(
         { category: 'Pki', operation: AuditOperation.CertificateRevoked, actor, target: row.common_name, reason: reasonText, description: `serial ${row.serial_number}` },

@@ -41,14 +41,15 @@ export class SigningService {
     const withRoot = dto.signType === 'signWithRoot';
     const template = withRoot ? undefined : await mapCertErrors(() => resolveTemplate(dto.templateName?.trim() || undefined).name);
     const caRow = withRoot ? await this.rootFor(actor, dto) : await this.cas.findForSigning(actor.orgId, dto.caName);
+    const isIntermediate = withRoot && dto.isIntermediate === true;
+    if (isIntermediate) this.cas.assertMaySubordinate(actor, caRow);
     const ca = await this.cas.load(caRow);
     const parsed = await mapCertErrors(() => parseCsr(csr.csr_pem));
     const validity = await mapCertErrors(() => validityFor(csr, withRoot ? dto.Validity : undefined));
-    const isIntermediate = withRoot && dto.isIntermediate === true;
     const { privateKeyPem, password } = await this.csrs.openSecrets(csr);
     for (let attempt = 1; ; attempt++) {
       const issued = await mapCertErrors(() =>
-        ca.signCsr(parsed, { validity, template, isIntermediate, crlDistributionPointUrl: this.cas.crlUrl(caRow.name) }),
+        ca.signCsr(parsed, { validity, template, isIntermediate, crlDistributionPointUrl: this.cas.crlUrl(caRow) }),
       );
       try {
         const saved = await this.dataSource.transaction(async (m) => {
