@@ -92,7 +92,7 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
 
     it('audits every key export, never with the password', async () => {
       const rows: { operation: string; description: string }[] = await s.dataSource.query(`SELECT operation, description FROM audit WHERE operation = 'Certificate Exported' ORDER BY id`);
-      expect(rows.map((r) => r.description.split(',')[0])).toEqual(['fileType PKCS', 'fileType JKS', 'fileType KEY']);
+      expect(rows.map((r) => r.description.split(',')[0])).toEqual(['PKCS', 'JKS', 'KEY'].map((f) => `Released: certificate-key of certificate web.example.test (fileType ${f}`));
       expect(JSON.stringify(await s.dataSource.query('SELECT * FROM audit'))).not.toContain('Store-Pass-1');
     });
   });
@@ -271,7 +271,7 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
       expect((await auditor.get('getAllSSLCertificates')).body.result.status).toBe('Success');
       expect((await auditor.download('getCertificate', { common_name: 'web.example.test', fileType: 'DER' })).type).toContain('application/pkix-cert');
       const key = await auditor.get('getCertificate', { common_name: 'web.example.test', fileType: 'KEY' });
-      expect(key.body.result).toEqual({ status: 'Failed', message: 'fileType KEY exports the private key, which your role may not do' });
+      expect(key.body.result).toEqual({ status: 'Failed', message: 'Your role (Password Auditor) does not allow this operation' });
       for (const res of [
         await auditor.get('getCertificatePassphrase', { common_name: 'web.example.test' }),
         await auditor.get('getCertificateKeyStore', { common_name: 'web.example.test' }),

@@ -236,7 +236,7 @@ export class CertificateAuthoritiesService {
 
   private async adopt(orgId: number, certificateId: number): Promise<AuthorityRow> {
     const cert = (await this.certificates.findById(orgId, certificateId))!;
-    const secrets = await this.certificates.readSecrets(certificateId);
+    const secrets = await this.certificates.readSecrets(orgId, certificateId);
     const privateKeyPem = await this.keyring.openText(secrets.privateKey!, 'certificates.private_key');
     const chainPems = cert.chain_pem ? readCertificatePems(cert.chain_pem) : [];
     // Refuses a certificate that is not a CA (basicConstraints, keyUsage) with the reason.

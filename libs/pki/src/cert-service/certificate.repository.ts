@@ -92,8 +92,8 @@ export class CertificateRepository {
     await m.query('SELECT id FROM certificates WHERE id = $1 FOR UPDATE', [id]);
   }
 
-  async readSecrets(id: number, m: EntityManager = this.dataSource.manager): Promise<CertificateSecrets> {
-    const [row] = await m.query('SELECT private_key, key_password FROM certificates WHERE id = $1', [id]);
+  async readSecrets(orgId: number, id: number, m: EntityManager = this.dataSource.manager): Promise<CertificateSecrets> {
+    const [row] = await m.query('SELECT private_key, key_password FROM certificates WHERE org_id = $1 AND id = $2', [orgId, id]);
     return { privateKey: row?.private_key ?? null, keyPassword: row?.key_password ?? null };
   }
 

@@ -19,6 +19,14 @@ export interface CertificateSummary {
   serialNumber: string;
 }
 
+export function parseSerial(selector: CertificateSelectorDto): string | undefined {
+  return selector.serial_number?.trim() ? normaliseSerial(selector.serial_number) : undefined;
+}
+
+export function certificateNotFound(selector: CertificateSelectorDto, serial: string | undefined): string {
+  return `No certificate with common name ${selector.common_name}${serial ? ` and serial number ${selector.serial_number}` : ''} was found`;
+}
+
 /** The certificate inventory: create, add, find, list, delete. */
 @Injectable()
 export class CertificatesService {
@@ -73,11 +81,9 @@ export class CertificatesService {
 
   /** The certificate `common_name` (+ `serial_number`) names; see CertificateRepository.pick. */
   async find(orgId: number, selector: CertificateSelectorDto): Promise<CertificateRow> {
-    const serial = selector.serial_number?.trim() ? normaliseSerial(selector.serial_number) : undefined;
+    const serial = parseSerial(selector);
     const row = await this.certificates.pick(orgId, selector.common_name, serial);
-    if (!row) {
-      throw AppError.notFound(`No certificate with common name ${selector.common_name}${serial ? ` and serial number ${selector.serial_number}` : ''} was found`);
-    }
+    if (!row) throw AppError.notFound(certificateNotFound(selector, serial));
     return row;
   }
 
