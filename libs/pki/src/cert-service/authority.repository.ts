@@ -112,8 +112,9 @@ export class AuthorityRepository {
     return rows[0]?.org_id === null || rows.length === 1 ? rows[0] : undefined;
   }
 
-  async readSealedKey(id: number, m: EntityManager = this.dataSource.manager): Promise<Buffer> {
-    const [row] = await m.query('SELECT private_key FROM certificate_authorities WHERE id = $1', [id]);
+  /** The key of a CA found by one of the scoped look-ups above (its scope is checked again). */
+  async readSealedKey(ca: Pick<AuthorityRow, 'id' | 'org_id'>, m: EntityManager = this.dataSource.manager): Promise<Buffer> {
+    const [row] = await m.query('SELECT private_key FROM certificate_authorities WHERE id = $1 AND org_id IS NOT DISTINCT FROM $2', [ca.id, ca.org_id]);
     return row.private_key;
   }
 

@@ -84,7 +84,7 @@ export class CertificateAuthoritiesService {
         if (!root || root.id !== id) throw new Error('root CA row not readable after insert');
       }
       if (!(await this.authorities.findOwnedByName(null, ISSUING_CA_NAME, m))) {
-        const parent = await this.loadMaterial(root, await this.readKey(root.id, m));
+        const parent = await this.loadMaterial(root, await this.readKey(root, m));
         const made = await createIntermediateCa(parent, {
           subject: { commonName: 'Credential Vault Issuing CA', org: 'Credential Vault' },
           keyAlgorithm: 'EC',
@@ -218,7 +218,7 @@ export class CertificateAuthoritiesService {
   async load(row: AuthorityRow): Promise<CertificateAuthority> {
     let ca = this.loaded.get(row.id);
     if (!ca) {
-      ca = this.readKey(row.id).then((key) => this.loadMaterial(row, key));
+      ca = this.readKey(row).then((key) => this.loadMaterial(row, key));
       this.loaded.set(row.id, ca);
       ca.catch(() => this.loaded.delete(row.id));
     }
@@ -284,8 +284,8 @@ export class CertificateAuthoritiesService {
     });
   }
 
-  private async readKey(id: number, m?: EntityManager): Promise<string> {
-    return this.keyring.openText(await this.authorities.readSealedKey(id, m), CA_KEY_CONTEXT);
+  private async readKey(row: AuthorityRow, m?: EntityManager): Promise<string> {
+    return this.keyring.openText(await this.authorities.readSealedKey(row, m), CA_KEY_CONTEXT);
   }
 
   private loadMaterial(row: AuthorityRow, privateKeyPem: string): Promise<CertificateAuthority> {

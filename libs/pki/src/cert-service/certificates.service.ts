@@ -89,7 +89,7 @@ export class CertificatesService {
 
   async view(actor: Actor, selector: CertificateSelectorDto): Promise<CertificateView> {
     const row = await this.find(actor.orgId, selector);
-    return certificateView(row, await this.certificates.endpointsOf(row.id));
+    return certificateView(row, await this.certificates.endpointsOf(actor.orgId, row.id));
   }
 
   async list(actor: Actor, dto: CertificateListDto): Promise<Record<string, unknown>[]> {
@@ -113,8 +113,8 @@ export class CertificatesService {
       throw AppError.invalid(`Certificate ${row.common_name} is revoked and stays on its CA's CRL until it expires; it cannot be deleted before then`);
     }
     await this.dataSource.transaction(async (m) => {
-      await this.certificates.lock(m, row.id);
-      await this.certificates.delete(m, row.id);
+      await this.certificates.lock(m, actor.orgId, row.id);
+      await this.certificates.delete(m, actor.orgId, row.id);
       await this.audit.record(
         { category: 'Pki', operation: AuditOperation.CertificateDeleted, actor, target: row.common_name, description: `serial ${row.serial_number}` },
         m,

@@ -118,7 +118,7 @@ export class DiscoveryService implements OnModuleDestroy {
     }
     await this.jobs.pruneFinished(DISCOVERY_JOB_KIND);
     const jobId = await this.jobs.create(actor.orgId, DISCOVERY_JOB_KIND, parsed.targets.length, actor.id);
-    const progress = new JobProgress(this.jobs, jobId, parsed.targets.length);
+    const progress = new JobProgress(this.jobs, actor.orgId, jobId, parsed.targets.length);
     this.running.set(jobId, progress);
     // execute never rejects: a failure is recorded on the job and returned as an outcome.
     const finished = this.execute(actor, parsed, progress).finally(() => this.running.delete(jobId));

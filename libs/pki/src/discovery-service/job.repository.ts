@@ -34,16 +34,23 @@ export class JobRepository {
   }
 
   /** Also the heartbeat: updated_at tells readers the worker is alive. */
-  async progress(id: number, done: number, result: Record<string, unknown>): Promise<void> {
-    await this.dataSource.query(`UPDATE jobs SET done = $2, result = $3, updated_at = now() WHERE id = $1 AND status = 'running'`, [
+  async progress(orgId: number, id: number, done: number, result: Record<string, unknown>): Promise<void> {
+    await this.dataSource.query(`UPDATE jobs SET done = $3, result = $4, updated_at = now() WHERE org_id = $1 AND id = $2 AND status = 'running'`, [
+      orgId,
       id,
       done,
       result,
     ]);
   }
 
-  async finish(id: number, status: 'done' | 'failed', done: number, result: Record<string, unknown>): Promise<void> {
-    await this.dataSource.query(`UPDATE jobs SET status = $2, done = $3, result = $4, updated_at = now() WHERE id = $1`, [id, status, done, result]);
+  async finish(orgId: number, id: number, status: 'done' | 'failed', done: number, result: Record<string, unknown>): Promise<void> {
+    await this.dataSource.query(`UPDATE jobs SET status = $3, done = $4, result = $5, updated_at = now() WHERE org_id = $1 AND id = $2`, [
+      orgId,
+      id,
+      status,
+      done,
+      result,
+    ]);
   }
 
   async findInOrg(orgId: number, id: number, kind: string): Promise<JobRow | undefined> {

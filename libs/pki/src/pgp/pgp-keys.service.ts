@@ -76,7 +76,7 @@ export class PgpKeysService {
 
   /** Generated outside the transaction (slow); a concurrent first use keeps whichever landed first. */
   private async ensureKey(actor: Actor, user: UserRow): Promise<PgpKeyRow> {
-    const existing = await this.find(user.id);
+    const existing = await this.find(user.org_id, user.id);
     if (existing) return existing;
     const { publicKey, privateKey } = await openpgp.generateKey({
       userIDs: [{ name: user.username, ...(user.email ? { email: user.email } : {}) }],
@@ -94,11 +94,14 @@ export class PgpKeysService {
         m,
       );
     });
-    return (await this.find(user.id))!;
+    return (await this.find(user.org_id, user.id))!;
   }
 
-  private async find(userId: number): Promise<PgpKeyRow | undefined> {
-    const [row] = await this.dataSource.query(`SELECT id, public_key, fingerprint FROM pgp_keys WHERE user_id = $1`, [userId]);
+  private async find(orgId: number, userId: number): Promise<PgpKeyRow | undefined> {
+    const [row] = await this.dataSource.query(
+      `SELECT k.id, k.public_key, k.fingerprint FROM pgp_keys k JOIN users u ON u.id = k.user_id WHERE u.org_id = $1 AND k.user_id = $2`,
+      [orgId, userId],
+    );
     return row;
   }
 }

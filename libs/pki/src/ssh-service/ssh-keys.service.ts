@@ -95,7 +95,7 @@ export class SshKeysService {
     await this.dataSource.transaction(async (m) => {
       const locked = await this.keys.lockInOrg(m, actor.orgId, name, 'UPDATE');
       if (!locked) throw AppError.notFound(`SSH key ${name} does not exist`);
-      if (!withoutDisassociation && (await this.associations.countOfKey(locked.id, m)) > 0) {
+      if (!withoutDisassociation && (await this.associations.countOfKey(actor.orgId, locked.id, m)) > 0) {
         throw AppError.conflict(`SSH key ${locked.name} was associated again while it was being deleted; try again`);
       }
       await this.keys.delete(m, actor.orgId, locked.id);
