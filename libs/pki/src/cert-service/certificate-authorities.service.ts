@@ -122,7 +122,7 @@ export class CertificateAuthoritiesService {
     }
     const kind = dto.caType === 'root' ? 'root' : 'intermediate';
     const parent = kind === 'intermediate' ? await this.findForSigning(actor.orgId, dto.parentCaName ?? ROOT_CA_NAME) : undefined;
-    if (parent) this.assertMaySubordinate(actor, parent);
+    if (parent) await this.assertMaySubordinate(actor, parent);
     const request: CaRequest = {
       subject: subjectFromRequest({ ...dto, CNAME: dto.CNAME?.trim() || name }),
       keyAlgorithm: dto.ALG,
@@ -154,11 +154,14 @@ export class CertificateAuthoritiesService {
   }
 
   /**
-   * A subordinate CA below a server-wide CA is trusted wherever our root is: only a super
-   * administrator may make one (createCA, signCSR isIntermediate).
+   * A subordinate CA below a server-wide CA is trusted wherever our root is, by every
+   * organisation's clients: only a super administrator of the first (provider) organisation,
+   * which runs the server, may make one (createCA, signCSR isIntermediate).
    */
-  assertMaySubordinate(actor: Actor, parent: AuthorityRow): void {
-    if (parent.org_id === null && !actor.isSuperAdmin) {
+  async assertMaySubordinate(actor: Actor, parent: AuthorityRow): Promise<void> {
+    if (parent.org_id !== null) return;
+    const [org] = await this.dataSource.query('SELECT $1::int = (SELECT min(id) FROM organizations) AS provider', [actor.orgId]);
+    if (!actor.isSuperAdmin || !org.provider) {
       throw AppError.forbidden(`Only a super administrator may issue an intermediate CA from the built-in CA ${parent.name}`);
     }
   }

@@ -42,7 +42,7 @@ export class SigningService {
     const template = withRoot ? undefined : await mapCertErrors(() => resolveTemplate(dto.templateName?.trim() || undefined).name);
     const caRow = withRoot ? await this.rootFor(actor, dto) : await this.cas.findForSigning(actor.orgId, dto.caName);
     const isIntermediate = withRoot && dto.isIntermediate === true;
-    if (isIntermediate) this.cas.assertMaySubordinate(actor, caRow);
+    if (isIntermediate) await this.cas.assertMaySubordinate(actor, caRow);
     const ca = await this.cas.load(caRow);
     const parsed = await mapCertErrors(() => parseCsr(csr.csr_pem));
     const validity = await mapCertErrors(() => validityFor(csr, withRoot ? dto.Validity : undefined));
