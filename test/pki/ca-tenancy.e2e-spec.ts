@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import request from 'supertest';
 import { join } from 'node:path';
 import { client, Tools } from './cert-e2e-helpers';
 import { createOrgWithAdmin } from '../vault/users-orgs';
@@ -116,6 +117,19 @@ describe('certificate authorities per organisation (issue 11 cases 2 and 6)', ()
     const [bTeam] = await s.dataSource.query(`SELECT certificate_pem FROM certificate_authorities WHERE org_id = $1 AND name = 'Team CA'`, [orgB.orgId]);
     tools.file('b-team.pem', bTeam.certificate_pem);
     expect(verifies('b-team.pem', signed.body.details[0].certificate, 'team-a.pem')).toBe(false);
+  });
+
+  it('publishes CRLs and CA certificates without mixing organisations: by id, by name only when unambiguous', async () => {
+    const teams: { id: number; certificate_pem: string }[] = await s.dataSource.query(`SELECT id, certificate_pem FROM certificate_authorities WHERE name = 'Team CA' ORDER BY id`);
+    expect(teams).toHaveLength(2);
+    for (const team of teams) {
+      const res = await request(s.pkiUrl).get(`/ca/${team.id}.crt`);
+      expect(res.text.trim()).toBe(team.certificate_pem.trim());
+    }
+    const ambiguous = await request(s.pkiUrl).get('/crl/Team%20CA.crl');
+    expect(ambiguous.body.result).toEqual({ status: 'Failed', message: 'Several certificate authorities are named Team CA; ask for /crl/<id>.crl or /ca/<id>.crt' });
+    // The service CA's certificate is public, for the trust stores of the services' clients.
+    expect((await request(s.pkiUrl).get('/ca/service-ca.crt')).text).toContain('BEGIN CERTIFICATE');
   });
 
   describe('case 6: the built-in CAs', () => {

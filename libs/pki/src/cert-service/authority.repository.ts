@@ -96,20 +96,18 @@ export class AuthorityRepository {
     return rows.map((r) => r.name);
   }
 
-  /**
-   * The public /ca and /crl routes (certificates and CRLs are public; never the key): by id,
-   * or by name when the name is a server-wide CA's or held by one CA only.
-   */
-  async findPublished(ref: string): Promise<AuthorityRow | undefined> {
-    if (/^\d+$/.test(ref)) {
-      const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM certificate_authorities a WHERE a.id = $1`, [Number(ref)]);
-      return row;
-    }
-    const rows: (AuthorityRow & { org_id: number | null })[] = await this.dataSource.query(
+  /** The public /ca and /crl routes (a CA's certificate and CRL are public; never its key). */
+  async findPublishedById(id: number): Promise<AuthorityRow | undefined> {
+    const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM certificate_authorities a WHERE a.id = $1`, [id]);
+    return row;
+  }
+
+  /** The same by name: the server-wide CA of that name first, then at most two others. */
+  findPublishedByName(name: string): Promise<AuthorityRow[]> {
+    return this.dataSource.query(
       `SELECT ${COLUMNS} FROM certificate_authorities a WHERE lower(a.name) = lower($1) ORDER BY a.org_id NULLS FIRST, a.id LIMIT 2`,
-      [ref],
+      [name],
     );
-    return rows[0]?.org_id === null || rows.length === 1 ? rows[0] : undefined;
   }
 
   /** The key of a CA found by one of the scoped look-ups above (its scope is checked again). */

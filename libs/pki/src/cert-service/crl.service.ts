@@ -60,8 +60,18 @@ export class CrlService {
   }
 
   private async findPublic(ref: string): Promise<AuthorityRow> {
-    const ca = await this.authorities.findPublished(ref);
-    if (!ca) throw AppError.notFound(`No certificate authority ${ref}`);
-    return ca;
+    if (/^\d+$/.test(ref)) {
+      const ca = await this.authorities.findPublishedById(Number(ref));
+      if (!ca) throw AppError.notFound(`No certificate authority ${ref}`);
+      return ca;
+    }
+    // Names are unique per organisation: a name held by CAs of several organisations (and by
+    // no server-wide CA) names none of them.
+    const [first, second] = await this.authorities.findPublishedByName(ref);
+    if (!first) throw AppError.notFound(`No certificate authority ${ref}`);
+    if (first.org_id !== null && second) {
+      throw AppError.notFound(`Several certificate authorities are named ${ref}; ask for /crl/<id>.crl or /ca/<id>.crt`);
+    }
+    return first;
   }
 }
