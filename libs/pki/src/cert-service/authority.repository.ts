@@ -28,6 +28,8 @@ export interface NewAuthority {
   keyAlgorithm: string;
 }
 
+type CaRef = Pick<AuthorityRow, 'id' | 'org_id'>;
+const BY_ROW = 'id = $1 AND org_id IS NOT DISTINCT FROM $2';
 const COLUMNS = 'a.id, a.org_id, a.name, a.kind, a.parent_id, a.common_name, a.serial_number, a.certificate_pem, a.chain_pem, a.key_algorithm';
 // What an organisation may name and sign with: its own CAs and the server-wide ones (org_id
 // NULL), never the internal CA of the services' TLS certificate.
@@ -111,8 +113,8 @@ export class AuthorityRepository {
   }
 
   /** The key of a CA found by one of the scoped look-ups above (its scope is checked again). */
-  async readSealedKey(ca: Pick<AuthorityRow, 'id' | 'org_id'>, m: EntityManager = this.dataSource.manager): Promise<Buffer> {
-    const [row] = await m.query('SELECT private_key FROM certificate_authorities WHERE id = $1 AND org_id IS NOT DISTINCT FROM $2', [ca.id, ca.org_id]);
+  async readSealedKey(ca: CaRef, m: EntityManager = this.dataSource.manager): Promise<Buffer> {
+    const [row] = await m.query(`SELECT private_key FROM certificate_authorities WHERE ${BY_ROW}`, [ca.id, ca.org_id]);
     return row.private_key;
   }
 
@@ -125,38 +127,44 @@ export class AuthorityRepository {
     return row.id;
   }
 
-  /** The published CRL, unless it is due for renewal by `freshUntil`. */
-  async lock(m: EntityManager, id: number): Promise<void> {
-    await m.query('SELECT id FROM certificate_authorities WHERE id = $1 FOR UPDATE', [id]);
+  // The CRL of a CA found by a scoped or public look-up: each statement names the CA by its
+  // row (id and scope), never by an id alone.
+  async lock(m: EntityManager, ca: CaRef): Promise<void> {
+    await m.query(`SELECT id FROM certificate_authorities WHERE ${BY_ROW} FOR UPDATE`, [ca.id, ca.org_id]);
   }
 
-  async readFreshCrl(id: number, freshUntil: Date, m: EntityManager = this.dataSource.manager): Promise<Buffer | undefined> {
+  /** The published CRL, unless it is due for renewal by `freshUntil`. */
+  async readFreshCrl(ca: CaRef, freshUntil: Date, m: EntityManager = this.dataSource.manager): Promise<Buffer | undefined> {
     const [row] = await m.query(
-      'SELECT crl_der FROM certificate_authorities WHERE id = $1 AND crl_der IS NOT NULL AND crl_next_update > $2',
-      [id, freshUntil],
+      `SELECT crl_der FROM certificate_authorities WHERE ${BY_ROW} AND crl_der IS NOT NULL AND crl_next_update > $3`,
+      [ca.id, ca.org_id, freshUntil],
     );
     return row?.crl_der;
   }
 
   /** Locks the CA row and hands out the next CRL number; CRL numbers never repeat. */
-  async nextCrlNumber(m: EntityManager, id: number): Promise<bigint> {
+  async nextCrlNumber(m: EntityManager, ca: CaRef): Promise<bigint> {
     // UPDATE ... RETURNING answers [rows, affected] through TypeORM's postgres driver.
     const [rows] = await m.query(
-      'UPDATE certificate_authorities SET crl_number = crl_number + 1 WHERE id = $1 RETURNING crl_number::text AS n',
-      [id],
+      `UPDATE certificate_authorities SET crl_number = crl_number + 1 WHERE ${BY_ROW} RETURNING crl_number::text AS n`,
+      [ca.id, ca.org_id],
     );
     return BigInt(rows[0].n);
   }
 
-  async storeCrl(m: EntityManager, id: number, der: Buffer, nextUpdate: Date): Promise<void> {
-    await m.query('UPDATE certificate_authorities SET crl_der = $2, crl_next_update = $3 WHERE id = $1', [id, der, nextUpdate]);
+  async storeCrl(m: EntityManager, ca: CaRef, der: Buffer, nextUpdate: Date): Promise<void> {
+    await m.query(`UPDATE certificate_authorities SET crl_der = $3, crl_next_update = $4 WHERE ${BY_ROW}`, [ca.id, ca.org_id, der, nextUpdate]);
   }
 
-  /** Every revoked certificate this CA issued, in every organisation (the CRL is per CA). */
-  revokedBy(m: EntityManager, id: number): Promise<{ serial_number: string; revoked_at: Date; revoke_reason: number }[]> {
+  /**
+   * Every revoked certificate this CA issued (the CRL is per CA): a server-wide CA's in every
+   * organisation, an organisation's CA's in that organisation.
+   */
+  revokedBy(m: EntityManager, ca: CaRef): Promise<{ serial_number: string; revoked_at: Date; revoke_reason: number }[]> {
     return m.query(
-      'SELECT serial_number, revoked_at, revoke_reason FROM certificates WHERE ca_id = $1 AND revoked_at IS NOT NULL ORDER BY revoked_at, id',
-      [id],
+      `SELECT serial_number, revoked_at, revoke_reason FROM certificates
+       WHERE ca_id = $1 AND ($2::int IS NULL OR org_id = $2) AND revoked_at IS NOT NULL ORDER BY revoked_at, id`,
+      [ca.id, ca.org_id],
     );
   }
 }
