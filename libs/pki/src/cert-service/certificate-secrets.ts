@@ -39,10 +39,6 @@ export class CertificateSecrets {
   }
 
   /** The key, or a clear refusal naming the certificate. */
-  async requireKey(row: CertificateRow): Promise<OpenedSecrets & { privateKeyPem: string }> {
-    return this.requireKeyOf(row, await this.open(row));
-  }
-
   async requireKeyOf(row: CertificateRow, opened: OpenedSecrets): Promise<OpenedSecrets & { privateKeyPem: string }> {
     if (!opened.privateKeyPem) {
       throw AppError.invalid(`This server does not hold the private key of certificate ${row.common_name}`);
