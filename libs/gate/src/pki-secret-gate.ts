@@ -45,9 +45,15 @@ export function pkiSecretTarget(
  * The one decision before a pki secret (SSH private key or passphrase, certificate key,
  * keystore or passphrase, key vault key, private PGP key) is opened for a caller: the object
  * belongs to the caller's organisation and the caller's role holds pki.manage (the
- * permission table in libs/auth). The decision is audited before the secret is produced: a
- * grant in the caller's transaction (it rolls back with a failed export), a refusal on its
- * own connection, so that it outlives the rollback of the refused request.
+ * permission table in libs/auth). The decision is audited before the secret is produced:
+ *
+ * - a refusal on its own connection, so that it outlives the rollback of the request;
+ * - a grant in the transaction in which `produce` opens the secret (the gate's own, or the
+ *   caller's `manager`), so that a failed export (no key held...) leaves no "Released" row.
+ *
+ * `produce` is the only place the secret is opened. Callers look the object up before
+ * calling, outside any transaction of theirs: a refused request then never holds two
+ * connections at once.
  */
 @Injectable()
 export class PkiSecretGate {
@@ -56,7 +62,7 @@ export class PkiSecretGate {
     private readonly audit: AuditWriter,
   ) {}
 
-  async release(actor: Actor, target: PkiSecretTarget, manager?: EntityManager): Promise<void> {
+  async release<T>(actor: Actor, target: PkiSecretTarget, produce: (m: EntityManager) => Promise<T>, manager?: EntityManager): Promise<T> {
     const refusal = refusalOf(actor, target);
     const { label, operation } = PKI_SECRET_KINDS[target.kind];
     const what = `${target.kind} of ${label} ${target.name}${target.detail ? ` (${target.detail})` : ''}`;
@@ -67,7 +73,11 @@ export class PkiSecretGate {
       );
       throw refusal.error;
     }
-    await this.audit.record({ category: 'Pki', operation, actor, target: target.name, description: `Released: ${what}` }, manager);
+    const granted = async (m: EntityManager) => {
+      await this.audit.record({ category: 'Pki', operation, actor, target: target.name, description: `Released: ${what}` }, m);
+      return produce(m);
+    };
+    return manager ? granted(manager) : this.dataSource.transaction(granted);
   }
 }
 

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Actor } from '@app/audit';
 import { PkiSecretGate, PkiSecretKind, pkiSecretTarget } from '@app/gate';
 import { AppError, FileReply } from '@app/http';
@@ -17,7 +16,6 @@ const KEY_FORMATS: readonly ExportFormat[] = ['PKCS', 'JKS', 'KEY'];
 @Injectable()
 export class CertificateExportService {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly certificates: CertificatesService,
     private readonly inventory: CertificateRepository,
     private readonly secrets: CertificateSecrets,
@@ -58,7 +56,7 @@ export class CertificateExportService {
    * The gate decides (and audits) before the secrets are opened; a failure afterwards (no key
    * held, an export error) rolls the grant row back with the transaction: nothing was released.
    */
-  private withSecrets<T>(
+  private async withSecrets<T>(
     actor: Actor,
     selector: CertificateSelectorDto,
     kind: PkiSecretKind,
@@ -66,15 +64,12 @@ export class CertificateExportService {
     use: (row: CertificateRow, secrets: OpenedSecrets) => Promise<T>,
   ): Promise<T> {
     const serial = parseSerial(selector);
-    return this.dataSource.transaction(async (m) => {
-      const row = await this.inventory.pick(actor.orgId, selector.common_name, serial, m);
-      const notFound = certificateNotFound(selector, serial);
-      await this.gate.release(actor, pkiSecretTarget(kind, selector.common_name, row && { ...row, name: row.common_name }, {
-        notFound,
-        detail: row ? `${what}, serial ${row.serial_number}` : what,
-      }), m);
-      return use(row!, await this.secrets.open(row!, m));
+    const row = await this.inventory.pick(actor.orgId, selector.common_name, serial);
+    const target = pkiSecretTarget(kind, selector.common_name, row && { ...row, name: row.common_name }, {
+      notFound: certificateNotFound(selector, serial),
+      detail: row ? `${what}, serial ${row.serial_number}` : what,
     });
+    return this.gate.release(actor, target, async (m) => use(row!, await this.secrets.open(row!, m)));
   }
 
   private async file(row: CertificateRow, format: ExportFormat, secrets: OpenedSecrets): Promise<FileReply> {

@@ -74,11 +74,10 @@ export class DeploymentService {
         : AppError.invalid('No deployment targets are saved; add one with saveDeploymentTarget');
     }
     // Deploying sends the private key to other hosts: the same decision as an export.
-    const { privateKeyPem } = await this.dataSource.transaction(async (m) => {
-      const detail = `deployment to ${targets.map((t) => t.name).join(', ')}, serial ${row.serial_number}`;
-      await this.gate.release(actor, pkiSecretTarget('certificate-key', row.common_name, { ...row, name: row.common_name }, { detail }), m);
-      return this.secrets.requireKeyOf(row, await this.secrets.open(row, m));
-    });
+    const detail = `deployment to ${targets.map((t) => t.name).join(', ')}, serial ${row.serial_number}`;
+    const { privateKeyPem } = await this.gate.release(actor, pkiSecretTarget('certificate-key', row.common_name, { ...row, name: row.common_name }, { detail }), async (m) =>
+      this.secrets.requireKeyOf(row, await this.secrets.open(row, m)),
+    );
     const files = { certificate: row.certificate_pem, chain: joinPems(chainOf(row)), key: privateKeyPem };
     const statuses: DeployStatus[] = [];
     for (const target of targets) {

@@ -67,9 +67,8 @@ export class KeyVaultService {
   }
 
   async export(actor: Actor, name: string): Promise<FileReply> {
-    return this.dataSource.transaction(async (m) => {
-      const key = await this.keys.findInOrg(actor.orgId, name, m);
-      await this.gate.release(actor, pkiSecretTarget('key-vault-key', name, key, { notFound: `Key ${name} does not exist in the key vault` }), m);
+    const key = await this.keys.findInOrg(actor.orgId, name);
+    return this.gate.release(actor, pkiSecretTarget('key-vault-key', name, key, { notFound: `Key ${name} does not exist in the key vault` }), async (m) => {
       const content = await this.keyring.open(await this.keys.readContent(actor.orgId, key!.id, m), CONTENT_CONTEXT);
       return new FileReply(content, key!.file_name, 'application/octet-stream');
     });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import * as openpgp from 'openpgp';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { PkiSecretGate, pkiSecretTarget } from '@app/gate';
@@ -40,16 +40,14 @@ export class PgpKeysService {
       const key = await this.ensureKey(actor, user);
       return new FileReply(Buffer.from(key.public_key, 'utf8'), fileName(user, 'public'), 'application/pgp-keys');
     }
-    return this.dataSource.transaction(async (m) => {
-      const user = await this.findUser(actor, dto.User);
-      const asked = dto.User?.trim() ? userNameCandidates(dto.User)[0] : actor.username;
-      await this.gate.release(
-        actor,
-        pkiSecretTarget('pgp-private-key', asked, user && { id: user.id, org_id: user.org_id, name: user.username }, { notFound: `User ${asked} does not exist` }),
-        m,
-      );
+    const user = await this.findUser(actor, dto.User);
+    const asked = dto.User?.trim() ? userNameCandidates(dto.User)[0] : actor.username;
+    const target = pkiSecretTarget('pgp-private-key', asked, user && { id: user.id, org_id: user.org_id, name: user.username }, {
+      notFound: `User ${asked} does not exist`,
+    });
+    return this.gate.release(actor, target, async (m) => {
       // Made on first use, after the decision: a refused caller does not even cause a key to exist.
-      const key = await this.ensureKey(actor, user!);
+      const key = await this.ensureKey(actor, user!, m);
       const [sealed]: { private_key: Buffer }[] = await m.query(`SELECT private_key FROM pgp_keys WHERE id = $1 AND user_id = $2`, [key.id, user!.id]);
       return new FileReply(await this.keyring.open(sealed!.private_key, PRIVATE_KEY_CONTEXT), fileName(user!, 'private'), 'application/pgp-keys');
     });
@@ -75,15 +73,15 @@ export class PgpKeysService {
   }
 
   /** Generated outside the transaction (slow); a concurrent first use keeps whichever landed first. */
-  private async ensureKey(actor: Actor, user: UserRow): Promise<PgpKeyRow> {
-    const existing = await this.find(user.org_id, user.id);
+  private async ensureKey(actor: Actor, user: UserRow, within?: EntityManager): Promise<PgpKeyRow> {
+    const existing = await this.find(user.org_id, user.id, within);
     if (existing) return existing;
     const { publicKey, privateKey } = await openpgp.generateKey({
       userIDs: [{ name: user.username, ...(user.email ? { email: user.email } : {}) }],
       format: 'armored',
     });
     const fingerprint = (await openpgp.readKey({ armoredKey: publicKey })).getFingerprint().toUpperCase();
-    await this.dataSource.transaction(async (m) => {
+    const store = async (m: EntityManager) => {
       const inserted = await m.query(
         `INSERT INTO pgp_keys (user_id, public_key, private_key, fingerprint) VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO NOTHING RETURNING id`,
         [user.id, publicKey, this.keyring.seal(privateKey, PRIVATE_KEY_CONTEXT), fingerprint],
@@ -93,12 +91,13 @@ export class PgpKeysService {
         { category: 'Pki', operation: AuditOperation.PgpKeyCreated, actor, target: user.username, description: `PGP key pair created for user ${user.username} (fingerprint ${fingerprint})` },
         m,
       );
-    });
-    return (await this.find(user.org_id, user.id))!;
+    };
+    await (within ? store(within) : this.dataSource.transaction(store));
+    return (await this.find(user.org_id, user.id, within))!;
   }
 
-  private async find(orgId: number, userId: number): Promise<PgpKeyRow | undefined> {
-    const [row] = await this.dataSource.query(
+  private async find(orgId: number, userId: number, m: EntityManager = this.dataSource.manager): Promise<PgpKeyRow | undefined> {
+    const [row] = await m.query(
       `SELECT k.id, k.public_key, k.fingerprint FROM pgp_keys k JOIN users u ON u.id = k.user_id WHERE u.org_id = $1 AND k.user_id = $2`,
       [orgId, userId],
     );

@@ -69,18 +69,16 @@ export class SshKeysService {
       });
       return new FileReply(Buffer.from(`${key.public_key}\n`, 'utf8'), `${key.name}.pub`, 'text/plain; charset=utf-8');
     }
-    return this.dataSource.transaction(async (m) => {
-      const key = await this.keys.findInOrg(actor.orgId, name, m);
-      await this.gate.release(actor, pkiSecretTarget('ssh-private-key', name, key, { notFound: `SSH key ${name} does not exist` }), m);
+    const key = await this.keys.findInOrg(actor.orgId, name);
+    return this.gate.release(actor, pkiSecretTarget('ssh-private-key', name, key, { notFound: `SSH key ${name} does not exist` }), async (m) => {
       const text = await this.keyring.openText((await this.keys.readSecrets(actor.orgId, key!.id, m)).private_key, PRIVATE_KEY_CONTEXT);
       return new FileReply(Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8'), key!.name, 'application/octet-stream');
     });
   }
 
   async passphrase(actor: Actor, name: string): Promise<string> {
-    return this.dataSource.transaction(async (m) => {
-      const key = await this.keys.findInOrg(actor.orgId, name, m);
-      await this.gate.release(actor, pkiSecretTarget('ssh-passphrase', name, key, { notFound: `SSH key ${name} does not exist` }), m);
+    const key = await this.keys.findInOrg(actor.orgId, name);
+    return this.gate.release(actor, pkiSecretTarget('ssh-passphrase', name, key, { notFound: `SSH key ${name} does not exist` }), async (m) => {
       // Thrown after the decision, so the grant row rolls back with it: nothing was released.
       const sealed = (await this.keys.readSecrets(actor.orgId, key!.id, m)).passphrase;
       if (!sealed) throw AppError.notFound(`SSH key ${key!.name} has no passphrase`);
