@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PkiSecretGateModule } from '@app/gate';
 import { AuthorityRepository } from './authority.repository';
 import { CaBootstrap } from './ca-bootstrap';
 import { CertificateAuthoritiesService } from './certificate-authorities.service';
@@ -30,6 +31,7 @@ const SERVICES = [
 
 /** The certificate domain for both presentations (pki service and the vault's prefix B). */
 @Module({
+  imports: [PkiSecretGateModule],
   providers: [...SERVICES, AuthorityRepository, CertificateRepository, CsrRepository, DeploymentRepository, CertificateSecrets, CaBootstrap, OcspResponders],
   exports: SERVICES,
 })
