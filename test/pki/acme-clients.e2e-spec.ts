@@ -13,13 +13,15 @@ import { certbot, expectOk, freePort, lego } from './acme-clients';
 
 /**
  * RFC 8555 with real clients on loopback: certbot (standalone http-01) and lego (tls-alpn-01)
- * against an HTTPS pki service whose certificate comes from our issuing CA, trusting our root.
+ * against an HTTPS pki service whose certificate comes from our internal service CA; the
+ * clients trust that and our root, and the certificates they get must chain to our root.
  */
 describe('ACME server with certbot and lego', () => {
   let s: TestServices;
   let https: INestApplication;
   let directory: string;
   let rootPem: string;
+  let trustPem: string;
   const dir = mkdtempSync(join(tmpdir(), 'acme-e2e-'));
   const api = client(() => s.pkiUrl, () => s.adminToken);
 
@@ -37,6 +39,9 @@ describe('ACME server with certbot and lego', () => {
     rootPem = join(dir, 'root.pem');
     const [root] = await s.dataSource.query(`SELECT certificate_pem FROM certificate_authorities WHERE name = 'root-ca'`);
     writeFileSync(rootPem, root.certificate_pem);
+    trustPem = join(dir, 'trust.pem');
+    const [service] = await s.dataSource.query(`SELECT certificate_pem FROM certificate_authorities WHERE name = 'service-ca'`);
+    writeFileSync(trustPem, root.certificate_pem + service.certificate_pem);
     const set = await api.post('setAcmeAllowedDomains', { caName: 'issuing-ca', allowedDomains: '*.localhost, 127.0.0.1' });
     expect(set.body.result.status).toBe('Success');
   });
@@ -67,7 +72,7 @@ describe('ACME server with certbot and lego', () => {
     const key = await eabKey();
     const cb = join(dir, 'certbot');
     const http01 = String(s.config.acmeHttp01Port);
-    const issue = await certbot(cb, rootPem, [
+    const issue = await certbot(cb, trustPem, [
       'certonly', '--standalone', '--agree-tos', '--register-unsafely-without-email',
       '--server', directory, '--eab-kid', key.keyId, '--eab-hmac-key', key.hmacKey,
       '--http-01-port', http01, '--http-01-address', '127.0.0.1', '-d', 'certbot.acme-test.localhost',
@@ -79,7 +84,7 @@ describe('ACME server with certbot and lego', () => {
     const first = new X509Certificate(readFileSync(join(live, 'cert.pem')));
     expect(first.subjectAltName).toBe('DNS:certbot.acme-test.localhost');
 
-    const renew = await certbot(cb, rootPem, ['renew', '--force-renewal', '--no-random-sleep-on-renew']);
+    const renew = await certbot(cb, trustPem, ['renew', '--force-renewal', '--no-random-sleep-on-renew']);
     expect(renew.out).toContain('all renewals succeeded');
     const second = new X509Certificate(readFileSync(join(live, 'cert.pem')));
     expect(second.serialNumber).not.toBe(first.serialNumber);
@@ -89,7 +94,7 @@ describe('ACME server with certbot and lego', () => {
     expect(rows).toHaveLength(2);
     expect(rows.every((r: { source: string; org: string }) => r.source === 'acme' && r.org === 'Default')).toBe(true);
 
-    const revoke = await certbot(cb, rootPem, ['revoke', '--server', directory, '--cert-path', join(live, 'cert.pem'), '--reason', 'keycompromise', '--no-delete-after-revoke']);
+    const revoke = await certbot(cb, trustPem, ['revoke', '--server', directory, '--cert-path', join(live, 'cert.pem'), '--reason', 'keycompromise', '--no-delete-after-revoke']);
     expect(revoke.out).toContain('Congratulations');
     const after = await inventory('certbot.acme-test.localhost');
     expect(after[1].revoked_at).not.toBeNull();
@@ -108,7 +113,7 @@ describe('ACME server with certbot and lego', () => {
     const domains = ['--domains', 'lego.acme-test.localhost', '--domains', '127.0.0.1'];
     // lego asks for the EAB flags whenever the directory says externalAccountRequired; they are used once, at registration.
     const eab = ['--eab', '--kid', key.keyId, '--hmac', key.hmacKey];
-    const issue = await lego(lg, rootPem, server, [...domains, ...tls, ...eab, 'run']);
+    const issue = await lego(lg, trustPem, server, [...domains, ...tls, ...eab, 'run']);
     expectOk(issue);
     const crt = join(lg, 'certificates', 'lego.acme-test.localhost.crt');
     const pem = readFileSync(crt, 'utf8');
@@ -118,12 +123,12 @@ describe('ACME server with certbot and lego', () => {
     writeFileSync(join(lg, 'chain.pem'), readFileSync(join(lg, 'certificates', 'lego.acme-test.localhost.issuer.crt')));
     expect(verifyChain(join(lg, 'leaf.pem'), join(lg, 'chain.pem'))).toContain('OK');
 
-    const renew = await lego(lg, rootPem, server, [...domains, ...tls, ...eab, 'renew', '--days', '3650', '--no-random-sleep']);
+    const renew = await lego(lg, trustPem, server, [...domains, ...tls, ...eab, 'renew', '--days', '3650', '--no-random-sleep']);
     expectOk(renew);
     const renewed = new X509Certificate(readFileSync(crt, 'utf8'));
     expect(renewed.serialNumber).not.toBe(leaf.serialNumber);
 
-    const revoke = await lego(lg, rootPem, server, ['--domains', 'lego.acme-test.localhost', ...eab, 'revoke']);
+    const revoke = await lego(lg, trustPem, server, ['--domains', 'lego.acme-test.localhost', ...eab, 'revoke']);
     expectOk(revoke);
     const rows = await inventory('lego.acme-test.localhost');
     expect(rows).toHaveLength(2);

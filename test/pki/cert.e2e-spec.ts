@@ -95,7 +95,7 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
 
     it('audits every key export, never with the password', async () => {
       const rows: { operation: string; description: string }[] = await s.dataSource.query(`SELECT operation, description FROM audit WHERE operation = 'Certificate Exported' ORDER BY id`);
-      expect(rows.map((r) => r.description.split(',')[0])).toEqual(['fileType PKCS', 'fileType JKS', 'fileType KEY']);
+      expect(rows.map((r) => r.description.split(',')[0])).toEqual(['PKCS', 'JKS', 'KEY'].map((f) => `Released: certificate-key of certificate web.example.test (fileType ${f}`));
       expect(JSON.stringify(await s.dataSource.query('SELECT * FROM audit'))).not.toContain('Store-Pass-1');
     });
   });
@@ -259,7 +259,7 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
     });
   });
 
-  it('creates the root and issuing CAs exactly once when several instances start together', async () => {
+  it('creates the root, issuing and service CAs exactly once when several instances start together', async () => {
     await s.dataSource.query('DELETE FROM certificate_authorities WHERE parent_id IS NOT NULL');
     await s.dataSource.query('DELETE FROM certificate_authorities');
     const instances = [s.vault, s.pki, s.vault, s.pki].map((app) => app.get(CertificateAuthoritiesService));
@@ -268,6 +268,7 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
     expect(rows).toEqual([
       { name: 'root-ca', kind: 'root', org_id: null },
       { name: 'issuing-ca', kind: 'intermediate', org_id: null },
+      { name: 'service-ca', kind: 'root', org_id: null },
     ]);
   });
 
@@ -276,7 +277,7 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
       expect((await auditor.get('getAllSSLCertificates')).body.result.status).toBe('Success');
       expect((await auditor.download('getCertificate', { common_name: 'web.example.test', fileType: 'DER' })).type).toContain('application/pkix-cert');
       const key = await auditor.get('getCertificate', { common_name: 'web.example.test', fileType: 'KEY' });
-      expect(key.body.result).toEqual({ status: 'Failed', message: 'fileType KEY exports the private key, which your role may not do' });
+      expect(key.body.result).toEqual({ status: 'Failed', message: 'Your role (Password Auditor) does not allow this operation' });
       for (const res of [
         await auditor.get('getCertificatePassphrase', { common_name: 'web.example.test' }),
         await auditor.get('getCertificateKeyStore', { common_name: 'web.example.test' }),

@@ -35,8 +35,12 @@ describe('pki CSRs, signing with our CAs, revocation and CRLs (6565 layout)', ()
   const pemOf = async (cn: string, serial: string) => (await api.download('getCertificate', { common_name: cn, serial_number: serial, fileType: 'CRT' })).body.toString();
 
   it('made the root and issuing CAs at first start, once, issuing CA signed by the root', async () => {
-    const rows = await s.dataSource.query(`SELECT name, kind FROM certificate_authorities ORDER BY id`);
-    expect(rows).toEqual([{ name: 'root-ca', kind: 'root' }, { name: 'issuing-ca', kind: 'intermediate' }]);
+    const rows = await s.dataSource.query(`SELECT name, kind, internal FROM certificate_authorities ORDER BY id`);
+    expect(rows).toEqual([
+      { name: 'root-ca', kind: 'root', internal: false },
+      { name: 'issuing-ca', kind: 'intermediate', internal: false },
+      { name: 'service-ca', kind: 'root', internal: true },
+    ]);
     expect(tools.openssl('verify', '-CAfile', 'root.pem', 'issuing.pem')).toContain('issuing.pem: OK');
     expect(tools.openssl('x509', '-in', 'issuing.pem', '-noout', '-text')).toContain('https://pki.example.test:6565/crl/root-ca.crl');
   });
@@ -167,7 +171,9 @@ describe('pki CSRs, signing with our CAs, revocation and CRLs (6565 layout)', ()
       const root = await api.post('createCA', { caName: 'Lab Root', caType: 'root', CNAME: 'Lab Root CA', ALG: 'EC', LEN: '384' });
       expect(root.body).toMatchObject({ name: 'CreateCA', result: { status: 'Success', message: 'Certificate authority Lab Root created successfully.' } });
       const inter = await api.post('createCA', { caName: 'Lab Issuing', parentCaName: 'Lab Root', ALG: 'RSA', LEN: '3072' });
-      expect(inter.body.details).toMatchObject({ caName: 'Lab Issuing', commonName: 'Lab Issuing', crlUrl: 'https://pki.example.test:6565/crl/Lab%20Issuing.crl' });
+      // An organisation's CA is published by id: CA names are unique per organisation only.
+      const [labIssuing] = await s.dataSource.query(`SELECT id FROM certificate_authorities WHERE name = 'Lab Issuing'`);
+      expect(inter.body.details).toMatchObject({ caName: 'Lab Issuing', commonName: 'Lab Issuing', crlUrl: `https://pki.example.test:6565/crl/${labIssuing.id}.crl` });
       tools.file('lab-root.pem', root.body.details.certificate);
       tools.file('lab-issuing.pem', inter.body.details.certificate);
       const csr = await createCsr('lab.example.test');

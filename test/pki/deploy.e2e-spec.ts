@@ -96,6 +96,9 @@ describe('pki certificate deployment over SSH (6565 layout)', () => {
     expect(readFileSync(join(home, 'web2', 'cert.pem'), 'utf8').match(/BEGIN CERTIFICATE/g)).toHaveLength(3);
     const audit = await s.dataSource.query(`SELECT outcome FROM audit WHERE operation = 'Certificate Deployed' ORDER BY id`);
     expect(audit.map((r: { outcome: string }) => r.outcome)).toEqual(['Success', 'Success', 'Failed']);
+    // The key left through the pki secret gate, audited before it was sent.
+    const released = await s.dataSource.query(`SELECT description FROM audit WHERE operation = 'Certificate Exported' AND description LIKE '%deployment to web1, web2%'`);
+    expect(released).toHaveLength(1);
   });
 
   it('reports a server whose login fails, and refuses unknown servers and key-less certificates', async () => {

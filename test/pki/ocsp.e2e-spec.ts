@@ -171,6 +171,8 @@ describe('OCSP responder of our CAs (RFC 6960), checked with openssl ocsp', () =
     expect(rows).toEqual([
       { name: 'root-ca', has: true, key: true },
       { name: 'issuing-ca', has: true, key: true },
+      // The internal CA of the services' TLS certificate answers no OCSP request here.
+      { name: 'service-ca', has: false, key: false },
     ]);
     const audits = await s.dataSource.query(`SELECT target FROM audit WHERE operation = 'OCSP Responder Certificate Issued' ORDER BY id`);
     expect(audits.map((a: { target: string }) => a.target).sort()).toEqual(['issuing-ca', 'root-ca']);

@@ -78,7 +78,7 @@ describe('pki getPGPKey (op 40)', () => {
     const auditor = await createUserWithToken(s, 'pgp-auditor', 'Password Auditor');
     expect(JSON.parse((await getKey({ User: 'admin', keyExportType: 'private' }, auditor.token)).body).result).toEqual({
       status: 'Failed',
-      message: 'You are not allowed to export private PGP keys',
+      message: 'Your role (Password Auditor) does not allow this operation',
     });
     const pub = await getKey({ User: 'admin', keyExportType: 'public' }, auditor.token);
     expect(pub.body).toContain('BEGIN PGP PUBLIC KEY BLOCK');

@@ -11,7 +11,7 @@ import { createTestDatabase } from '../support/database';
 
 // COMPAT §1: with no certificate configured, the server presents one issued by its own CA.
 describe('HTTPS with TLS_MODE=self-signed', () => {
-  it('presents a certificate from our issuing CA that verifies against our root, and keeps it', async () => {
+  it('presents a certificate from our internal service CA (not the CA organisations sign with), and keeps it', async () => {
     const databaseUrl = await createTestDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'vault-tls-'));
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', DB_POOL_SIZE: '3' });
@@ -30,16 +30,25 @@ describe('HTTPS with TLS_MODE=self-signed', () => {
       fingerprint = peer.fingerprint256;
       expect(peer.issuer.CN).not.toBe(peer.subject.CN);
       expect(peer.subjectaltname).toContain('IP Address:127.0.0.1');
-      const [root, issuing]: { certificate_pem: string }[] = await app
+      const cas: { name: string; certificate_pem: string }[] = await app
         .get(DataSource)
-        .query(`SELECT certificate_pem FROM certificate_authorities WHERE org_id IS NULL ORDER BY id`);
+        .query(`SELECT name, certificate_pem FROM certificate_authorities WHERE org_id IS NULL ORDER BY id`);
+      const pem = (name: string) => cas.find((c) => c.name === name)!.certificate_pem;
       const files = mkdtempSync(join(tmpdir(), 'vault-tls-verify-'));
-      writeFileSync(join(files, 'root.pem'), root.certificate_pem);
-      writeFileSync(join(files, 'issuing.pem'), issuing.certificate_pem);
+      writeFileSync(join(files, 'service.pem'), pem('service-ca'));
+      writeFileSync(join(files, 'root.pem'), pem('root-ca'));
+      writeFileSync(join(files, 'issuing.pem'), pem('issuing-ca'));
       served = readFileSync(join(dataDir, 'tls', 'server.crt'), 'utf8');
-      writeFileSync(join(files, 'server.pem'), served.split(/(?<=-----END CERTIFICATE-----)/)[0]);
-      const args = ['verify', '-CAfile', join(files, 'root.pem'), '-untrusted', join(files, 'issuing.pem'), join(files, 'server.pem')];
-      expect(execFileSync('openssl', args, { encoding: 'utf8' })).toContain('OK');
+      const [leaf, ...chain] = served.split(/(?<=-----END CERTIFICATE-----)\s*/).filter((p) => p.trim());
+      writeFileSync(join(files, 'server.pem'), leaf);
+      // Served with its chain (COMPAT §1): the internal service CA.
+      expect(chain.map((p) => p.trim())).toEqual([pem('service-ca').trim()]);
+      const verify = (...args: string[]) => execFileSync('sh', ['-c', 'openssl verify "$@" 2>&1; true', 'openssl', ...args], { encoding: 'utf8' });
+      expect(verify('-CAfile', join(files, 'service.pem'), join(files, 'server.pem'))).toContain('server.pem: OK');
+      // Issue 11 case 6: the CA every organisation signs with does not vouch for the service's name.
+      expect(verify('-CAfile', join(files, 'root.pem'), '-untrusted', join(files, 'issuing.pem'), join(files, 'server.pem'))).not.toContain(
+        'server.pem: OK',
+      );
     } finally {
       await app.close();
     }

@@ -142,6 +142,9 @@ async function withPasswdLock(args: [string, string[], { input?: string }?]): Pr
 function runWithInput(command: string, args: string[], input?: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = execFile(command, args, (error, _stdout, stderr) => (error ? reject(new Error(`${command} failed: ${stderr}`)) : resolve()));
+    // A command that exits without reading its input closes the pipe (EPIPE); its exit
+    // status, checked above, is what tells success.
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(input ?? '');
   });
 }

@@ -8,3 +8,5 @@ export * from './secret-use';
 export * from './settings-sql';
 export * from './visibility';
 export * from './secret-path.decorator';
+export * from './pki-secret-gate';
+export * from './pki-secret-gate.module';

@@ -38,7 +38,7 @@ export async function serverTls(config: AppConfig): Promise<TlsMaterial | undefi
 
 /**
  * TLS_MODE=self-signed: once the services have booted (and with them our CAs), they present a
- * certificate issued by our own issuing CA (COMPAT §1), kept in DATA_DIR/tls. The bootstrap
+ * certificate issued by our internal service CA (COMPAT §1), which no API caller can sign with, kept in DATA_DIR/tls. The bootstrap
  * self-signed certificate only bridges the very first start, before the CAs exist.
  */
 export async function presentCaIssuedCertificate(apps: INestApplication[], config: AppConfig): Promise<void> {
@@ -48,7 +48,7 @@ export async function presentCaIssuedCertificate(apps: INestApplication[], confi
   const dir = join(config.dataDir, 'tls');
   const certFile = join(dir, 'server.crt');
   const keyFile = join(dir, 'server.key');
-  const issuing = new X509Certificate(await authorities.issuingCaCertificatePem());
+  const issuing = new X509Certificate(await authorities.serviceCaCertificatePem());
   let material = existsSync(certFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
   if (!material || !isCurrentAndIssuedBy(material.cert, issuing)) {
     const issued = await authorities.issueServerCertificate([hostname(), 'localhost', '127.0.0.1', '::1']);

@@ -17,7 +17,8 @@ export class KeyVaultController {
   }
 
   @Post('exportKeyStoreKey')
-  @Operation('ExportKeyStoreKey', Permission.PkiManage)
+  // A pki secret: PkiSecretGate decides (pki.manage, organisation) and audits, refusals included.
+  @Operation('ExportKeyStoreKey', Permission.PkiRead)
   export(@CurrentActor() actor: Actor, @Input(KeyNameDto) dto: KeyNameDto) {
     return this.keyVault.export(actor, dto.keyName);
   }

@@ -41,7 +41,8 @@ export class SshKeysController {
   }
 
   @Get('getSSHKeyPassphrase')
-  @Operation('GetSSHKeyPassphrase', Permission.PkiManage)
+  // A pki secret: PkiSecretGate decides (pki.manage, organisation) and audits, refusals included.
+  @Operation('GetSSHKeyPassphrase', Permission.PkiRead)
   passphrase(@CurrentActor() actor: Actor, @Input(KeyNameDto) dto: KeyNameDto) {
     return this.ssh.passphrase(actor, dto.keyName);
   }

@@ -42,13 +42,15 @@ export class VaultCertificatesController {
   }
 
   @Get('getCertificateKeyStore')
-  @Operation('GetCertificateKeyStore', Permission.PkiManage)
+  // A pki secret: PkiSecretGate decides (pki.manage, organisation) and audits, refusals included.
+  @Operation('GetCertificateKeyStore', Permission.PkiRead)
   keyStore(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
     return this.exports.keyStore(actor, dto);
   }
 
   @Get('getCertificatePassphrase')
-  @Operation('GetCertificatePassphrase', Permission.PkiManage)
+  // A pki secret: PkiSecretGate decides (pki.manage, organisation) and audits, refusals included.
+  @Operation('GetCertificatePassphrase', Permission.PkiRead)
   async passphrase(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
     return certReplies.passphrase(await this.exports.passphrase(actor, dto), false);
   }

@@ -1,9 +1,11 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
+// Names are unique per organisation: index certificate_authorities_org_name_key on
+// (COALESCE(org_id, 0), lower(name)), made by migration AuthoritiesPerOrganisation.
 @Entity('certificate_authorities')
 export class CertificateAuthority {
   @PrimaryGeneratedColumn() id!: number;
-  @Column({ type: 'text', unique: true }) name!: string;
+  @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text' }) kind!: 'root' | 'intermediate';
   @Column({ type: 'int', nullable: true }) parentId!: number | null;
   @Column({ type: 'text' }) commonName!: string;
@@ -14,6 +16,8 @@ export class CertificateAuthority {
   @Column({ type: 'bigint', default: 0 }) crlNumber!: string;
   /** NULL: a server-wide CA (made at first start); else the organisation that made it. */
   @Column({ type: 'int', nullable: true }) orgId!: number | null;
+  /** The CA of the services' own TLS certificate: never listed nor usable through the API. */
+  @Column({ default: false }) internal!: boolean;
   /** Issuers above this CA, PEM, nearest first. */
   @Column({ type: 'text', default: '' }) chainPem!: string;
   @Column({ type: 'bytea', nullable: true, select: false }) crlDer!: Buffer | null;

@@ -54,7 +54,12 @@ export class AcmeCertificatesService {
   }
 
   private async issue(req: AcmeHttpRequest, account: AccountRow, order: OrderRow, csr: ParsedCsr): Promise<void> {
-    const caRow = await this.cas.findForSigning(account.org_id, req.urls.caName);
+    // The CA of the account's EAB key, looked up in the account's organisation: its own CA or a
+    // server-wide one, never another organisation's nor the internal service CA.
+    const caRow = await this.cas.findUsableById(account.org_id, account.ca_id).catch((error: unknown) => {
+      if (error instanceof AppError) throw unauthorized('The certificate authority of this ACME account may not be used by its organisation');
+      throw error;
+    });
     const commonName = csr.details.commonName || (order.identifiers.find((i) => i.type === 'dns') ?? order.identifiers[0]).value;
     await this.signing.issue(acmeActor(account, req), {
       caRow,

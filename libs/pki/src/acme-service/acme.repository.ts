@@ -59,13 +59,20 @@ export class AcmeRepository {
     return m ?? this.dataSource.manager;
   }
 
-  async caByName(name: string): Promise<{ id: number; name: string; allowed_domains: string[] } | undefined> {
-    const [row] = await this.dataSource.query(
-      `SELECT c.id, c.name, COALESCE(p.allowed_domains, '{}') AS allowed_domains
-         FROM certificate_authorities c LEFT JOIN acme_profiles p ON p.ca_id = c.id WHERE c.name = $1`,
-      [name],
+  /**
+   * The CA of /acme/<ca>/: by id, or by a name only one CA holds (a server-wide CA's first),
+   * like the public /crl and /ocsp routes; never the internal service CA.
+   */
+  async caByName(ref: string): Promise<{ id: number; org_id: number | null; name: string; allowed_domains: string[] } | undefined> {
+    const byId = /^\d+$/.test(ref);
+    const [first, second] = await this.dataSource.query(
+      `SELECT c.id, c.org_id, c.name, COALESCE(p.allowed_domains, '{}') AS allowed_domains
+         FROM certificate_authorities c LEFT JOIN acme_profiles p ON p.ca_id = c.id
+        WHERE NOT c.internal AND ${byId ? 'c.id = $1::int' : 'lower(c.name) = lower($1)'}
+        ORDER BY c.org_id NULLS FIRST, c.id LIMIT 2`,
+      [ref],
     );
-    return row;
+    return first && first.org_id !== null && second ? undefined : first;
   }
 
   async accountById(id: number, m?: EntityManager): Promise<AccountRow | undefined> {

@@ -50,7 +50,8 @@ export async function createEabKey(m: EntityManager, keyring: Keyring, audit: Au
     },
     m,
   );
-  return { keyId, hmacKey: hmacKey.toString('base64url'), caName: ca.name, template, directoryPath: `/acme/${encodeURIComponent(ca.name)}/directory` };
+  // An organisation's CA by id, as in its CRL and OCSP URLs (names are unique per organisation only).
+  return { keyId, hmacKey: hmacKey.toString('base64url'), caName: ca.name, template, directoryPath: `/acme/${ca.org_id === null ? encodeURIComponent(ca.name) : ca.id}/directory` };
 }
 
 /** Sets the names a CA may issue for through ACME (replacing the list). */
@@ -84,9 +85,13 @@ export async function setAllowedDomains(
   return domains;
 }
 
-/** A CA the organisation may use: one of its own or a server-wide one. */
-async function visibleCa(m: EntityManager, orgId: number, name: string): Promise<{ id: number; name: string }> {
-  const [ca] = await m.query(`SELECT id, name FROM certificate_authorities WHERE name = $1 AND (org_id IS NULL OR org_id = $2)`, [name.trim(), orgId]);
+/** A CA the organisation may use: one of its own or a server-wide one, never the internal service CA. */
+async function visibleCa(m: EntityManager, orgId: number, name: string): Promise<{ id: number; org_id: number | null; name: string }> {
+  const [ca] = await m.query(
+    `SELECT id, org_id, name FROM certificate_authorities WHERE lower(name) = lower($1) AND (org_id IS NULL OR org_id = $2) AND NOT internal
+     ORDER BY org_id NULLS LAST LIMIT 1`,
+    [name.trim(), orgId],
+  );
   if (!ca) throw new EabError(`Certificate authority "${name}" is not known`);
   return ca;
 }

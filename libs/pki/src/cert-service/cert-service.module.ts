@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PkiSecretGateModule } from '@app/gate';
 import { SshServiceModule } from '../ssh-service';
 import { AuthorityRepository } from './authority.repository';
 import { CaBootstrap } from './ca-bootstrap';
@@ -31,7 +32,7 @@ const SERVICES = [
 
 /** The certificate domain for both presentations (pki service and the vault's prefix B). */
 @Module({
-  imports: [SshServiceModule],
+  imports: [SshServiceModule, PkiSecretGateModule],
   providers: [...SERVICES, AuthorityRepository, CertificateRepository, CsrRepository, DeploymentRepository, CertificateSecrets, CaBootstrap, OcspResponders],
   exports: SERVICES,
 })

@@ -30,8 +30,10 @@ import { CertificateRepository } from './certificate.repository';
 export const CA_KEY_CONTEXT = 'certificate_authorities.private_key';
 export const ROOT_CA_NAME = 'root-ca';
 export const ISSUING_CA_NAME = 'issuing-ca';
-// The unique constraint on certificate_authorities.name (Initial migration).
-const CA_NAME_UNIQUE = 'UQ_5b160d6951ebfb141fbfd83a0fc';
+/** Issues the services' own TLS certificate; internal: no API caller lists it or signs with it. */
+export const SERVICE_CA_NAME = 'service-ca';
+// CA names are unique per organisation (migration AuthoritiesPerOrganisation).
+const CA_NAME_UNIQUE = 'certificate_authorities_org_name_key';
 // Serialises first-start CA creation across instances sharing the database.
 const DEFAULT_CAS_LOCK = 727265652;
 
@@ -42,6 +44,16 @@ export interface CreatedAuthority {
   serialNumber: string;
   certificatePem: string;
   crlUrl: string;
+}
+
+type PublishedAs = Pick<AuthorityRow, 'id' | 'org_id' | 'name'>;
+
+/**
+ * How the public /crl, /ca and /ocsp routes name a CA: a server-wide CA by name; an
+ * organisation's CA by id (names are unique per organisation only).
+ */
+function publicRef(ca: PublishedAs): string {
+  return ca.org_id === null ? encodeURIComponent(ca.name) : String(ca.id);
 }
 
 /** Our own CAs: the two made at first start, the ones made by createCA, and adopted ones. */
@@ -58,12 +70,18 @@ export class CertificateAuthoritiesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The root CA and the issuing CA below it, made exactly once whatever the number of instances. */
+  /**
+   * The root CA and the issuing CA below it (server-wide, usable by every organisation), and
+   * the separate internal CA of the services' TLS certificate, made exactly once whatever the
+   * number of instances.
+   */
   async ensureDefaults(): Promise<void> {
-    if ((await this.authorities.findByName(ISSUING_CA_NAME)) && (await this.authorities.findByName(ROOT_CA_NAME))) return;
+    const names = [ROOT_CA_NAME, ISSUING_CA_NAME, SERVICE_CA_NAME];
+    const present = await Promise.all(names.map((n) => this.authorities.findOwnedByName(null, n)));
+    if (present.every(Boolean)) return;
     await this.dataSource.transaction(async (m) => {
       await m.query('SELECT pg_advisory_xact_lock($1)', [DEFAULT_CAS_LOCK]);
-      let root = await this.authorities.findByName(ROOT_CA_NAME, m);
+      let root = await this.authorities.findOwnedByName(null, ROOT_CA_NAME, m);
       if (!root) {
         const made = await createRootCa({
           subject: { commonName: 'Credential Vault Root CA', org: 'Credential Vault' },
@@ -73,20 +91,32 @@ export class CertificateAuthoritiesService {
           pathLength: 1,
         });
         const id = await this.insertMade(m, made, { orgId: null, name: ROOT_CA_NAME, kind: 'root', parentId: null });
-        root = await this.authorities.findByName(ROOT_CA_NAME, m);
+        root = await this.authorities.findOwnedByName(null, ROOT_CA_NAME, m);
         if (!root || root.id !== id) throw new Error('root CA row not readable after insert');
       }
-      if (!(await this.authorities.findByName(ISSUING_CA_NAME, m))) {
-        const parent = await this.loadMaterial(root, await this.readKey(root.id, m));
+      if (!(await this.authorities.findOwnedByName(null, ISSUING_CA_NAME, m))) {
+        const parent = await this.loadMaterial(root, await this.readKey(root, m));
         const made = await createIntermediateCa(parent, {
           subject: { commonName: 'Credential Vault Issuing CA', org: 'Credential Vault' },
           keyAlgorithm: 'EC',
           keyLength: 256,
           validityDays: 3650,
           pathLength: 0,
-          crlDistributionPointUrl: this.crlUrl(root.name),
+          crlDistributionPointUrl: this.crlUrl(root),
         });
         await this.insertMade(m, made, { orgId: null, name: ISSUING_CA_NAME, kind: 'intermediate', parentId: root.id });
+      }
+      if (!(await this.authorities.findOwnedByName(null, SERVICE_CA_NAME, m))) {
+        // Its own root, not below root-ca: a client that trusts root-ca (whose issuing CA every
+        // organisation signs with) must not thereby trust a certificate for the vault's name.
+        const made = await createRootCa({
+          subject: { commonName: 'Credential Vault Service CA', org: 'Credential Vault' },
+          keyAlgorithm: 'EC',
+          keyLength: 384,
+          validityDays: 7300,
+          pathLength: 0,
+        });
+        await this.insertMade(m, made, { orgId: null, name: SERVICE_CA_NAME, kind: 'root', parentId: null, internal: true });
       }
     });
   }
@@ -97,9 +127,13 @@ export class CertificateAuthoritiesService {
     if (!/^[A-Za-z][A-Za-z0-9 ._-]*$/.test(name)) {
       throw AppError.invalid('caName must start with a letter and hold only letters, digits, spaces, dots, dashes and underscores');
     }
-    if (await this.authorities.findByName(name)) throw AppError.conflict(`A certificate authority named ${name} already exists`);
+    // Server-wide names too: an organisation's CA must not shadow root-ca or issuing-ca.
+    if ((await this.authorities.findOwnedByName(actor.orgId, name)) || (await this.authorities.findOwnedByName(null, name))) {
+      throw AppError.conflict(`A certificate authority named ${name} already exists`);
+    }
     const kind = dto.caType === 'root' ? 'root' : 'intermediate';
     const parent = kind === 'intermediate' ? await this.findForSigning(actor.orgId, dto.parentCaName ?? ROOT_CA_NAME) : undefined;
+    if (parent) await this.assertMaySubordinate(actor, parent);
     const request: CaRequest = {
       subject: subjectFromRequest({ ...dto, CNAME: dto.CNAME?.trim() || name }),
       keyAlgorithm: dto.ALG,
@@ -110,7 +144,7 @@ export class CertificateAuthoritiesService {
     };
     const made = await mapCertErrors(async () =>
       parent
-        ? createIntermediateCa(await this.load(parent), { ...request, crlDistributionPointUrl: this.crlUrl(parent.name) })
+        ? createIntermediateCa(await this.load(parent), { ...request, crlDistributionPointUrl: this.crlUrl(parent) })
         : createRootCa(request),
     );
     const id = await this.dataSource
@@ -127,15 +161,28 @@ export class CertificateAuthoritiesService {
         throw error;
       });
     const commonName = certificateDetails(made.certPem).subject.cname;
-    return { id, name, commonName, serialNumber: made.serialNumber, certificatePem: made.certPem, crlUrl: this.crlUrl(name) };
+    return { id, name, commonName, serialNumber: made.serialNumber, certificatePem: made.certPem, crlUrl: this.crlUrl({ id, org_id: actor.orgId, name }) };
+  }
+
+  /**
+   * A subordinate CA below a server-wide CA is trusted wherever our root is, by every
+   * organisation's clients: only a super administrator of the first (provider) organisation,
+   * which runs the server, may make one (createCA, signCSR isIntermediate).
+   */
+  async assertMaySubordinate(actor: Actor, parent: AuthorityRow): Promise<void> {
+    if (parent.org_id !== null) return;
+    const [org] = await this.dataSource.query('SELECT $1::int = (SELECT min(id) FROM organizations) AS provider', [actor.orgId]);
+    if (!actor.isSuperAdmin || !org.provider) {
+      throw AppError.forbidden(`Only a super administrator may issue an intermediate CA from the built-in CA ${parent.name}`);
+    }
   }
 
   /**
    * The services' own HTTPS certificate (COMPAT §1: made by our internal CA at first start):
-   * a new P-256 key and a WebServer certificate from the default issuing CA for `names`.
+   * a new P-256 key and a WebServer certificate from the internal service CA for `names`.
    */
   async issueServerCertificate(names: string[]): Promise<{ certPem: string; keyPem: string; chainPems: string[] }> {
-    const ca = await this.load(await this.defaultIssuingCa());
+    const ca = await this.load(await this.serviceCa());
     const keys = await generateKeyPair({ algorithm: 'EC', length: 256 });
     const spkiDer = createPublicKey(keys.publicKeyPem).export({ type: 'spki', format: 'der' });
     const sans: SanEntry[] = names.map((value) => ({ type: isIP(value) ? 'ip' : 'dns', value }));
@@ -146,15 +193,14 @@ export class CertificateAuthoritiesService {
     return { certPem: issued.certPem, keyPem: keys.privateKeyPem, chainPems: issued.chainPems };
   }
 
-  /** The certificate of the default issuing CA (shared by every organisation). */
-  async issuingCaCertificatePem(): Promise<string> {
-    return (await this.defaultIssuingCa()).certificate_pem;
+  /** The certificate of the internal CA that issues the services' TLS certificate. */
+  async serviceCaCertificatePem(): Promise<string> {
+    return (await this.serviceCa()).certificate_pem;
   }
 
-  private async defaultIssuingCa(): Promise<AuthorityRow> {
-    // Organisation 0 does not exist: only the shared default CAs match.
-    const row = await this.authorities.findVisibleByName(0, ISSUING_CA_NAME);
-    if (!row) throw new Error('The issuing CA has not been created yet');
+  private async serviceCa(): Promise<AuthorityRow> {
+    const row = await this.authorities.findOwnedByName(null, SERVICE_CA_NAME);
+    if (!row) throw new Error('The service CA has not been created yet');
     return row;
   }
 
@@ -166,6 +212,13 @@ export class CertificateAuthoritiesService {
       const known = await this.authorities.namesVisible(orgId);
       throw AppError.notFound(`Certificate authority "${wanted}" is not known; known CAs: ${known.join(', ')}`);
     }
+    return found;
+  }
+
+  /** A CA the organisation may sign with (its own or a server-wide one, never the internal one), by id. */
+  async findUsableById(orgId: number, id: number): Promise<AuthorityRow> {
+    const found = await this.authorities.findVisibleById(orgId, id);
+    if (!found) throw AppError.notFound(`Certificate authority ${id} is not known`);
     return found;
   }
 
@@ -186,7 +239,7 @@ export class CertificateAuthoritiesService {
   async load(row: AuthorityRow): Promise<CertificateAuthority> {
     let ca = this.loaded.get(row.id);
     if (!ca) {
-      ca = this.readKey(row.id).then((key) => this.loadMaterial(row, key));
+      ca = this.readKey(row).then((key) => this.loadMaterial(row, key));
       this.loaded.set(row.id, ca);
       ca.catch(() => this.loaded.delete(row.id));
     }
@@ -194,21 +247,21 @@ export class CertificateAuthoritiesService {
   }
 
   /** Where the CRL of a CA is published: PUBLIC_URL, else this pki service's own address. */
-  crlUrl(caName: string): string {
-    return `${this.publicBase()}/crl/${encodeURIComponent(caName)}.crl`;
+  crlUrl(ca: PublishedAs): string {
+    return `${this.publicBase()}/crl/${publicRef(ca)}.crl`;
   }
 
   /** The CA's OCSP responder (POST there, or GET <url>/<base64 request>). */
-  ocspUrl(caName: string): string {
-    return `${this.publicBase()}/ocsp/${encodeURIComponent(caName)}`;
+  ocspUrl(ca: PublishedAs): string {
+    return `${this.publicBase()}/ocsp/${publicRef(ca)}`;
   }
 
   /** What every certificate the CA issues carries: CRL point, OCSP responder, issuer certificate. */
-  publication(caName: string): Publication {
+  publication(ca: PublishedAs): Publication {
     return {
-      crlUrl: this.crlUrl(caName),
-      ocspUrl: this.ocspUrl(caName),
-      caIssuersUrl: `${this.publicBase()}/ca/${encodeURIComponent(caName)}.crt`,
+      crlUrl: this.crlUrl(ca),
+      ocspUrl: this.ocspUrl(ca),
+      caIssuersUrl: `${this.publicBase()}/ca/${publicRef(ca)}.crt`,
     };
   }
 
@@ -218,14 +271,14 @@ export class CertificateAuthoritiesService {
 
   private async adopt(orgId: number, certificateId: number): Promise<AuthorityRow> {
     const cert = (await this.certificates.findById(orgId, certificateId))!;
-    const secrets = await this.certificates.readSecrets(certificateId);
+    const secrets = await this.certificates.readSecrets(orgId, certificateId);
     const privateKeyPem = await this.keyring.openText(secrets.privateKey!, 'certificates.private_key');
     const chainPems = cert.chain_pem ? readCertificatePems(cert.chain_pem) : [];
     // Refuses a certificate that is not a CA (basicConstraints, keyUsage) with the reason.
     await mapCertErrors(() => CertificateAuthority.load({ certPem: cert.certificate_pem, privateKeyPem, chainPems }));
-    const name = `${cert.common_name} ${cert.serial_number}`.slice(0, 200);
-    const existing = await this.authorities.findByName(name);
+    const existing = await this.authorities.findAdopted(orgId, cert.certificate_pem);
     if (existing) return existing;
+    const name = `${cert.common_name} ${cert.serial_number}`.slice(0, 200);
     try {
       await this.authorities.insert(this.dataSource.manager, {
         orgId,
@@ -242,13 +295,17 @@ export class CertificateAuthoritiesService {
     } catch (error) {
       if (!isUniqueViolation(error, CA_NAME_UNIQUE)) throw error;
     }
-    return (await this.authorities.findByName(name))!;
+    // Another request adopted the same certificate meanwhile; a different CA of this
+    // organisation holding the name is refused rather than used.
+    const adopted = await this.authorities.findAdopted(orgId, cert.certificate_pem);
+    if (!adopted) throw AppError.conflict(`A certificate authority named ${name} already exists`);
+    return adopted;
   }
 
   private async insertMade(
     m: EntityManager,
     made: CreatedCa,
-    where: { orgId: number | null; name: string; kind: 'root' | 'intermediate'; parentId: number | null },
+    where: { orgId: number | null; name: string; kind: 'root' | 'intermediate'; parentId: number | null; internal?: boolean },
   ): Promise<number> {
     const details = certificateDetails(made.certPem);
     return this.authorities.insert(m, {
@@ -262,8 +319,8 @@ export class CertificateAuthoritiesService {
     });
   }
 
-  private async readKey(id: number, m?: EntityManager): Promise<string> {
-    return this.keyring.openText(await this.authorities.readSealedKey(id, m), CA_KEY_CONTEXT);
+  private async readKey(row: AuthorityRow, m?: EntityManager): Promise<string> {
+    return this.keyring.openText(await this.authorities.readSealedKey(row, m), CA_KEY_CONTEXT);
   }
 
   private loadMaterial(row: AuthorityRow, privateKeyPem: string): Promise<CertificateAuthority> {
@@ -272,7 +329,7 @@ export class CertificateAuthoritiesService {
         certPem: row.certificate_pem,
         privateKeyPem,
         chainPems: row.chain_pem ? readCertificatePems(row.chain_pem) : [],
-        publication: this.publication(row.name),
+        publication: this.publication(row),
       }),
     );
   }

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, AuditOperation, AuditWriter } from '@app/audit';
-import { Permission, roleHas } from '@app/auth';
+import { Actor } from '@app/audit';
+import { PkiSecretGate, PkiSecretKind, pkiSecretTarget } from '@app/gate';
 import { AppError, FileReply } from '@app/http';
 import { exportCertificate, ExportFormat, readCertificatePems, resolveExportFormat } from '../certs';
 import { fileNameFor } from './cert-format';
 import { mapCertErrors } from './cert-errors';
 import { CertificateSelectorDto, GetCertificateDto } from './certificate.dto';
-import { CertificateRow } from './certificate.repository';
-import { CertificateSecrets } from './certificate-secrets';
-import { CertificatesService } from './certificates.service';
+import { CertificateRepository, CertificateRow } from './certificate.repository';
+import { CertificateSecrets, OpenedSecrets } from './certificate-secrets';
+import { CertificatesService, certificateNotFound, parseSerial } from './certificates.service';
 
 const KEY_FORMATS: readonly ExportFormat[] = ['PKCS', 'JKS', 'KEY'];
 
@@ -17,8 +17,9 @@ const KEY_FORMATS: readonly ExportFormat[] = ['PKCS', 'JKS', 'KEY'];
 export class CertificateExportService {
   constructor(
     private readonly certificates: CertificatesService,
+    private readonly inventory: CertificateRepository,
     private readonly secrets: CertificateSecrets,
-    private readonly audit: AuditWriter,
+    private readonly gate: PkiSecretGate,
   ) {}
 
   /**
@@ -28,54 +29,52 @@ export class CertificateExportService {
    */
   async download(actor: Actor, dto: GetCertificateDto): Promise<FileReply> {
     const format = await mapCertErrors(() => resolveExportFormat(dto.fileType?.trim() || 'PEM'));
-    const withKey = KEY_FORMATS.includes(format);
-    if (withKey && !roleHas(actor.role, Permission.PkiManage)) {
-      throw AppError.forbidden(`fileType ${format} exports the private key, which your role may not do`);
+    if (KEY_FORMATS.includes(format)) {
+      return this.withSecrets(actor, dto, 'certificate-key', `fileType ${format}`, async (row, secrets) =>
+        this.file(row, format, await this.secrets.requireKeyOf(row, secrets)),
+      );
     }
-    const row = await this.certificates.find(actor.orgId, dto);
-    const secrets = withKey ? await this.secrets.requireKey(row) : {};
-    const file = await mapCertErrors(() =>
-      exportCertificate(format, { certPem: row.certificate_pem, chainPems: chainOf(row), ...secrets }),
-    );
-    if (withKey) await this.recordExport(actor, row, `fileType ${format}`);
-    return new FileReply(file.body, fileNameFor(row.common_name, file.fileSuffix), file.contentType);
+    return this.file(await this.certificates.find(actor.orgId, dto), format, {});
   }
 
   /** getCertificateKeyStore: the key and chain in the certificate's store type (JKS or PKCS#12). */
   async keyStore(actor: Actor, selector: CertificateSelectorDto): Promise<FileReply> {
-    const row = await this.certificates.find(actor.orgId, selector);
-    const secrets = await this.secrets.requireKey(row);
-    const format: ExportFormat = row.store_type === 'JKS' ? 'JKS' : 'PKCS';
-    const file = await mapCertErrors(() =>
-      exportCertificate(format, { certPem: row.certificate_pem, chainPems: chainOf(row), ...secrets }),
+    return this.withSecrets(actor, selector, 'certificate-keystore', 'keystore', async (row, secrets) =>
+      this.file(row, row.store_type === 'JKS' ? 'JKS' : 'PKCS', await this.secrets.requireKeyOf(row, secrets)),
     );
-    await this.recordExport(actor, row, `keystore ${row.store_type}`);
-    return new FileReply(file.body, fileNameFor(row.common_name, file.fileSuffix), file.contentType);
   }
 
   /** getCertificatePassphrase: the password protecting the stored key and its keystores. */
   async passphrase(actor: Actor, selector: CertificateSelectorDto): Promise<{ commonName: string; passphrase: string }> {
-    const row = await this.certificates.find(actor.orgId, selector);
-    const { password } = await this.secrets.open(row);
-    if (!password) throw AppError.notFound(`Certificate ${row.common_name} has no private key passphrase on this server`);
-    await this.audit.record({
-      category: 'Pki',
-      operation: AuditOperation.CertificatePassphraseRetrieved,
-      actor,
-      target: row.common_name,
-      description: `serial ${row.serial_number}`,
+    return this.withSecrets(actor, selector, 'certificate-passphrase', 'passphrase', async (row, secrets) => {
+      if (!secrets.password) throw AppError.notFound(`Certificate ${row.common_name} has no private key passphrase on this server`);
+      return { commonName: row.common_name, passphrase: secrets.password };
     });
-    return { commonName: row.common_name, passphrase: password };
   }
 
-  private async recordExport(actor: Actor, row: CertificateRow, what: string): Promise<void> {
-    await this.audit.record({
-      category: 'Pki',
-      operation: AuditOperation.CertificateExported,
-      actor,
-      target: row.common_name,
-      description: `${what}, serial ${row.serial_number}`,
+  /**
+   * The gate decides (and audits) before the secrets are opened; a failure afterwards (no key
+   * held, an export error) rolls the grant row back with the transaction: nothing was released.
+   */
+  private async withSecrets<T>(
+    actor: Actor,
+    selector: CertificateSelectorDto,
+    kind: PkiSecretKind,
+    what: string,
+    use: (row: CertificateRow, secrets: OpenedSecrets) => Promise<T>,
+  ): Promise<T> {
+    const serial = parseSerial(selector);
+    const row = await this.inventory.pick(actor.orgId, selector.common_name, serial);
+    const target = pkiSecretTarget(kind, selector.common_name, row && { ...row, name: row.common_name }, {
+      notFound: certificateNotFound(selector, serial),
+      detail: row ? `${what}, serial ${row.serial_number}` : what,
     });
+    return this.gate.release(actor, target, async (m) => use(row!, await this.secrets.open(row!, m)));
+  }
+
+  private async file(row: CertificateRow, format: ExportFormat, secrets: OpenedSecrets): Promise<FileReply> {
+    const file = await mapCertErrors(() => exportCertificate(format, { certPem: row.certificate_pem, chainPems: chainOf(row), ...secrets }));
+    return new FileReply(file.body, fileNameFor(row.common_name, file.fileSuffix), file.contentType);
   }
 }
 

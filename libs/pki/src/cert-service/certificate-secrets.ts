@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Keyring } from '@app/crypto';
 import { AppError } from '@app/http';
 import { CertificateRepository, CertificateRow } from './certificate.repository';
@@ -28,8 +29,9 @@ export class CertificateSecrets {
     return this.keyring.seal(password, CERT_PASSWORD_CONTEXT);
   }
 
-  async open(row: CertificateRow): Promise<OpenedSecrets> {
-    const sealed = await this.certificates.readSecrets(row.id);
+  /** For an export, only after PkiSecretGate.release; else to use the key on the organisation's behalf. */
+  async open(row: CertificateRow, m?: EntityManager): Promise<OpenedSecrets> {
+    const sealed = await this.certificates.readSecrets(row.org_id, row.id, m);
     return {
       privateKeyPem: sealed.privateKey ? await this.keyring.openText(sealed.privateKey, CERT_KEY_CONTEXT) : undefined,
       password: sealed.keyPassword ? await this.keyring.openText(sealed.keyPassword, CERT_PASSWORD_CONTEXT) : undefined,
@@ -37,8 +39,7 @@ export class CertificateSecrets {
   }
 
   /** The key, or a clear refusal naming the certificate. */
-  async requireKey(row: CertificateRow): Promise<OpenedSecrets & { privateKeyPem: string }> {
-    const opened = await this.open(row);
+  async requireKeyOf(row: CertificateRow, opened: OpenedSecrets): Promise<OpenedSecrets & { privateKeyPem: string }> {
     if (!opened.privateKeyPem) {
       throw AppError.invalid(`This server does not hold the private key of certificate ${row.common_name}`);
     }

@@ -88,26 +88,26 @@ export class CertificateRepository {
     return row;
   }
 
-  async lock(m: EntityManager, id: number): Promise<void> {
-    await m.query('SELECT id FROM certificates WHERE id = $1 FOR UPDATE', [id]);
+  async lock(m: EntityManager, orgId: number, id: number): Promise<void> {
+    await m.query('SELECT id FROM certificates WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, id]);
   }
 
-  async readSecrets(id: number, m: EntityManager = this.dataSource.manager): Promise<CertificateSecrets> {
-    const [row] = await m.query('SELECT private_key, key_password FROM certificates WHERE id = $1', [id]);
+  async readSecrets(orgId: number, id: number, m: EntityManager = this.dataSource.manager): Promise<CertificateSecrets> {
+    const [row] = await m.query('SELECT private_key, key_password FROM certificates WHERE org_id = $1 AND id = $2', [orgId, id]);
     return { privateKey: row?.private_key ?? null, keyPassword: row?.key_password ?? null };
   }
 
-  endpointsOf(certificateId: number): Promise<EndpointRow[]> {
+  endpointsOf(orgId: number, certificateId: number): Promise<EndpointRow[]> {
     return this.dataSource.query(
-      'SELECT host, port, ip, scan FROM certificate_endpoints WHERE certificate_id = $1 ORDER BY last_seen_at DESC, id',
-      [certificateId],
+      'SELECT host, port, ip, scan FROM certificate_endpoints WHERE org_id = $1 AND certificate_id = $2 ORDER BY last_seen_at DESC, id',
+      [orgId, certificateId],
     );
   }
 
   /** One entry per place a certificate was found, or one for a certificate found nowhere. */
   listEntries(orgId: number, f: ListFilters): Promise<ListEntryRow[]> {
     return this.dataSource.query(
-      `SELECT ${COLUMNS}, e.host, e.port FROM certificates c LEFT JOIN certificate_endpoints e ON e.certificate_id = c.id
+      `SELECT ${COLUMNS}, e.host, e.port FROM certificates c LEFT JOIN certificate_endpoints e ON e.certificate_id = c.id AND e.org_id = c.org_id
        WHERE c.org_id = $1 AND ($2::timestamptz IS NULL OR c.not_after < $2) AND ($3::int IS NULL OR c.key_length = $3)
          AND ($4::text IS NULL OR strpos(upper(regexp_replace(c.signature_algorithm, '[^A-Za-z0-9]', '', 'g')), $4) > 0)
        ORDER BY c.not_after, c.id, e.host, e.port`,
@@ -119,15 +119,15 @@ export class CertificateRepository {
     return this.dataSource.query('SELECT common_name, serial_number, not_after FROM certificates WHERE org_id = $1 ORDER BY not_after, id', [orgId]);
   }
 
-  async setNotificationEmail(m: EntityManager, id: number, email: string): Promise<void> {
-    await m.query('UPDATE certificates SET notification_email = $2 WHERE id = $1', [id, email]);
+  async setNotificationEmail(m: EntityManager, orgId: number, id: number, email: string): Promise<void> {
+    await m.query('UPDATE certificates SET notification_email = $3 WHERE org_id = $1 AND id = $2', [orgId, id, email]);
   }
 
-  async delete(m: EntityManager, id: number): Promise<void> {
-    await m.query('DELETE FROM certificates WHERE id = $1', [id]);
+  async delete(m: EntityManager, orgId: number, id: number): Promise<void> {
+    await m.query('DELETE FROM certificates WHERE org_id = $1 AND id = $2', [orgId, id]);
   }
 
-  async setRevocation(m: EntityManager, id: number, revokedAt: Date | null, reason: number | null): Promise<void> {
-    await m.query('UPDATE certificates SET revoked_at = $2, revoke_reason = $3 WHERE id = $1', [id, revokedAt, reason]);
+  async setRevocation(m: EntityManager, orgId: number, id: number, revokedAt: Date | null, reason: number | null): Promise<void> {
+    await m.query('UPDATE certificates SET revoked_at = $3, revoke_reason = $4 WHERE org_id = $1 AND id = $2', [orgId, id, revokedAt, reason]);
   }
 }

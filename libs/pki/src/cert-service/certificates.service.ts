@@ -21,6 +21,14 @@ export interface CertificateSummary {
   serialNumber: string;
 }
 
+export function parseSerial(selector: CertificateSelectorDto): string | undefined {
+  return selector.serial_number?.trim() ? normaliseSerial(selector.serial_number) : undefined;
+}
+
+export function certificateNotFound(selector: CertificateSelectorDto, serial: string | undefined): string {
+  return `No certificate with common name ${selector.common_name}${serial ? ` and serial number ${selector.serial_number}` : ''} was found`;
+}
+
 /** The certificate inventory: create, add, find, list, delete. */
 @Injectable()
 export class CertificatesService {
@@ -79,17 +87,15 @@ export class CertificatesService {
 
   /** The certificate `common_name` (+ `serial_number`) names; see CertificateRepository.pick. */
   async find(orgId: number, selector: CertificateSelectorDto): Promise<CertificateRow> {
-    const serial = selector.serial_number?.trim() ? normaliseSerial(selector.serial_number) : undefined;
+    const serial = parseSerial(selector);
     const row = await this.certificates.pick(orgId, selector.common_name, serial);
-    if (!row) {
-      throw AppError.notFound(`No certificate with common name ${selector.common_name}${serial ? ` and serial number ${selector.serial_number}` : ''} was found`);
-    }
+    if (!row) throw AppError.notFound(certificateNotFound(selector, serial));
     return row;
   }
 
   async view(actor: Actor, selector: CertificateSelectorDto): Promise<CertificateView> {
     const row = await this.find(actor.orgId, selector);
-    return certificateView(row, await this.certificates.endpointsOf(row.id));
+    return certificateView(row, await this.certificates.endpointsOf(actor.orgId, row.id));
   }
 
   async list(actor: Actor, dto: CertificateListDto): Promise<Record<string, unknown>[]> {
@@ -112,8 +118,8 @@ export class CertificatesService {
     const email = notificationEmails(dto.Email);
     const row = await this.find(actor.orgId, dto);
     await this.dataSource.transaction(async (m) => {
-      await this.certificates.lock(m, row.id);
-      await this.certificates.setNotificationEmail(m, row.id, email);
+      await this.certificates.lock(m, actor.orgId, row.id);
+      await this.certificates.setNotificationEmail(m, actor.orgId, row.id, email);
       await this.audit.record(
         {
           category: 'Pki',
@@ -135,8 +141,8 @@ export class CertificatesService {
       throw AppError.invalid(`Certificate ${row.common_name} is revoked and stays on its CA's CRL until it expires; it cannot be deleted before then`);
     }
     await this.dataSource.transaction(async (m) => {
-      await this.certificates.lock(m, row.id);
-      await this.certificates.delete(m, row.id);
+      await this.certificates.lock(m, actor.orgId, row.id);
+      await this.certificates.delete(m, actor.orgId, row.id);
       await this.audit.record(
         { category: 'Pki', operation: AuditOperation.CertificateDeleted, actor, target: row.common_name, description: `serial ${row.serial_number}` },
         m,

@@ -23,8 +23,8 @@ export class CrlService {
 
   /** Publishes a new CRL for the CA inside the caller's transaction (e.g. the revocation's). */
   async publish(m: EntityManager, ca: AuthorityRow): Promise<Buffer> {
-    const crlNumber = await this.authorities.nextCrlNumber(m, ca.id);
-    const revoked = await this.authorities.revokedBy(m, ca.id);
+    const crlNumber = await this.authorities.nextCrlNumber(m, ca);
+    const revoked = await this.authorities.revokedBy(m, ca);
     const thisUpdate = new Date();
     const nextUpdate = new Date(thisUpdate.getTime() + CRL_LIFETIME_MS);
     const crl = await mapCertErrors(async () =>
@@ -35,19 +35,19 @@ export class CrlService {
         entries: revoked.map((r) => ({ serialNumber: r.serial_number, revocationDate: r.revoked_at, reason: r.revoke_reason })),
       }),
     );
-    await this.authorities.storeCrl(m, ca.id, crl.der, nextUpdate);
+    await this.authorities.storeCrl(m, ca, crl.der, nextUpdate);
     return crl.der;
   }
 
   /** The DER CRL of the CA named by id or name (the public /crl/<ca>.crl route). */
   async current(ref: string): Promise<{ der: Buffer; name: string }> {
     const ca = await this.findPublic(ref);
-    const fresh = await this.authorities.readFreshCrl(ca.id, new Date(Date.now() + DAY_MS));
+    const fresh = await this.authorities.readFreshCrl(ca, new Date(Date.now() + DAY_MS));
     if (fresh) return { der: fresh, name: ca.name };
     const der = await this.dataSource.transaction(async (m) => {
       // Another instance may have re-issued it while this one waited for the row lock.
-      await this.authorities.lock(m, ca.id);
-      const renewed = await this.authorities.readFreshCrl(ca.id, new Date(Date.now() + DAY_MS), m);
+      await this.authorities.lock(m, ca);
+      const renewed = await this.authorities.readFreshCrl(ca, new Date(Date.now() + DAY_MS), m);
       return renewed ?? this.publish(m, ca);
     });
     return { der, name: ca.name };
@@ -60,7 +60,8 @@ export class CrlService {
   }
 
   private async findPublic(ref: string): Promise<AuthorityRow> {
-    const ca = await this.authorities.findByRef(ref);
+    const { ca, ambiguous } = await this.authorities.findPublishedByRef(ref);
+    if (ambiguous) throw AppError.notFound(`Several certificate authorities are named ${ref}; ask for /crl/<id>.crl or /ca/<id>.crt`);
     if (!ca) throw AppError.notFound(`No certificate authority ${ref}`);
     return ca;
   }

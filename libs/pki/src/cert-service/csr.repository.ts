@@ -62,8 +62,8 @@ export class CsrRepository {
     return row;
   }
 
-  async readSecrets(id: number): Promise<{ privateKey: Buffer | null; keyPassword: Buffer | null }> {
-    const [row] = await this.dataSource.query('SELECT private_key, key_password FROM csrs WHERE id = $1', [id]);
+  async readSecrets(orgId: number, id: number): Promise<{ privateKey: Buffer | null; keyPassword: Buffer | null }> {
+    const [row] = await this.dataSource.query('SELECT private_key, key_password FROM csrs WHERE org_id = $1 AND id = $2', [orgId, id]);
     return { privateKey: row?.private_key ?? null, keyPassword: row?.key_password ?? null };
   }
 }

@@ -105,7 +105,7 @@ export class CsrService {
   }
 
   async openSecrets(row: CsrRow): Promise<{ privateKeyPem?: string; password?: string }> {
-    const sealed = await this.csrs.readSecrets(row.id);
+    const sealed = await this.csrs.readSecrets(row.org_id, row.id);
     return {
       privateKeyPem: sealed.privateKey ? await this.keyring.openText(sealed.privateKey, CSR_KEY_CONTEXT) : undefined,
       password: sealed.keyPassword ? await this.keyring.openText(sealed.keyPassword, CSR_PASSWORD_CONTEXT) : undefined,

@@ -73,7 +73,7 @@ export class DeploymentRepository {
   /** One target by name, or every target of the organisation. */
   listTargets(orgId: number, name?: string): Promise<DeploymentTargetRow[]> {
     return this.dataSource.query(
-      `SELECT ${COLUMNS} FROM deployment_targets t JOIN ssh_resources r ON r.id = t.ssh_resource_id
+      `SELECT ${COLUMNS} FROM deployment_targets t JOIN ssh_resources r ON r.id = t.ssh_resource_id AND r.org_id = t.org_id
        WHERE t.org_id = $1 AND ($2::text IS NULL OR t.name_key = lower($2)) ORDER BY t.name_key`,
       [orgId, name ?? null],
     );

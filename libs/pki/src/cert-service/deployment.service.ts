@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
+import { PkiSecretGate, pkiSecretTarget } from '@app/gate';
 import { AppError } from '@app/http';
 import { joinPems } from '../certs';
 import { RemoteHostError, runRemoteCommand, shellQuote, SshTarget, writeRemoteFile } from '../ssh';
@@ -39,6 +40,7 @@ export class DeploymentService {
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
     private readonly hostKeys: SshHostKeys,
+    private readonly gate: PkiSecretGate,
   ) {}
 
   async saveTarget(actor: Actor, dto: DeploymentTargetDto): Promise<{ created: boolean }> {
@@ -67,13 +69,17 @@ export class DeploymentService {
   /** deployCertificate: to the server named by serverName, or to every saved server. */
   async deploy(actor: Actor, dto: DeployCertificateDto): Promise<DeployStatus[]> {
     const row = await this.certificates.find(actor.orgId, dto);
-    const { privateKeyPem } = await this.secrets.requireKey(row);
     const targets = await this.targets.listTargets(actor.orgId, dto.serverName?.trim() || undefined);
     if (targets.length === 0) {
       throw dto.serverName?.trim()
         ? AppError.notFound(`No deployment target named ${dto.serverName} is saved`)
         : AppError.invalid('No deployment targets are saved; add one with saveDeploymentTarget');
     }
+    // Deploying sends the private key to other hosts: the same decision as an export.
+    const detail = `deployment to ${targets.map((t) => t.name).join(', ')}, serial ${row.serial_number}`;
+    const { privateKeyPem } = await this.gate.release(actor, pkiSecretTarget('certificate-key', row.common_name, { ...row, name: row.common_name }, { detail }), async (m) =>
+      this.secrets.requireKeyOf(row, await this.secrets.open(row, m)),
+    );
     const files = { certificate: row.certificate_pem, chain: joinPems(chainOf(row)), key: privateKeyPem };
     const statuses: DeployStatus[] = [];
     for (const target of targets) {

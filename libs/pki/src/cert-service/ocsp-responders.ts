@@ -56,11 +56,11 @@ export class OcspResponders {
   }
 
   private async obtain(row: AuthorityRow, ca: CertificateAuthority): Promise<Responder> {
-    const stored = await this.authorities.readOcspResponder(row.id);
+    const stored = await this.authorities.readOcspResponder(row);
     if (stored && fresh(stored.notAfter)) return this.open(stored);
     const made = await this.dataSource.transaction(async (m) => {
-      await this.authorities.lock(m, row.id);
-      const again = await this.authorities.readOcspResponder(row.id, m);
+      await this.authorities.lock(m, row);
+      const again = await this.authorities.readOcspResponder(row, m);
       if (again && fresh(again.notAfter)) return again;
       const keys = await generateKeyPair({ algorithm: 'EC', length: 256 });
       const issued = await ca.issue(
@@ -72,7 +72,7 @@ export class OcspResponders {
         sealedKey: this.keyring.seal(keys.privateKeyPem, OCSP_KEY_CONTEXT),
         notAfter: issued.notAfter,
       };
-      await this.authorities.storeOcspResponder(m, row.id, responder);
+      await this.authorities.storeOcspResponder(m, row, responder);
       await this.audit.record(
         {
           category: 'Pki',

@@ -29,8 +29,8 @@ describe('OcspService cache', () => {
     const request = AsnConvert.parse(built.der, OCSPRequest);
     request.tbsRequest.requestExtensions = undefined;
     requestDer = Buffer.from(AsnConvert.serialize(request));
-    const row = { id: 1, name: 'cache-ca' };
-    const authorities = { findByRef: async () => row, statusOfSerial: async () => status } as unknown as AuthorityRepository;
+    const row = { id: 1, org_id: null, name: 'cache-ca' };
+    const authorities = { findPublishedByRef: async () => ({ ca: row, ambiguous: false }), statusOfSerial: async () => status } as unknown as AuthorityRepository;
     const cas = { load: async () => ca } as unknown as CertificateAuthoritiesService;
     service = new OcspService(authorities, cas, {} as OcspResponders, { ocspSigner: 'ca' } as AppConfig);
   });

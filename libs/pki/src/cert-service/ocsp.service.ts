@@ -64,13 +64,14 @@ export class OcspService {
 
   private async answer(caRef: string, requestDer: Buffer): Promise<OcspReply> {
     const request = parseOcspRequest(requestDer);
-    const row = await this.authorities.findByRef(caRef);
+    // Resolved like /crl and /ca: by id, or by a name only one CA holds.
+    const { ca: row } = await this.authorities.findPublishedByRef(caRef);
     if (!row) return failure(OCSPResponseStatus.unauthorized);
     const ca = await this.cas.load(row);
     if (!request.certIds.some((id) => certIdNamesCa(id, ca))) return failure(OCSPResponseStatus.unauthorized);
     const answers: OcspAnswer[] = [];
     for (const certId of request.certIds) {
-      const known = certIdNamesCa(certId, ca) ? await this.authorities.statusOfSerial(row.id, certIdSerial(certId)) : undefined;
+      const known = certIdNamesCa(certId, ca) ? await this.authorities.statusOfSerial(row, certIdSerial(certId)) : undefined;
       answers.push({ certId, status: statusOf(known) });
     }
     const cacheKey = request.nonce

@@ -34,17 +34,17 @@ export class RevocationService {
     const reason = dto.revoke_reason;
     const reasonText = `${REVOCATION_REASONS[reason]} (${reason})`;
     await this.dataSource.transaction(async (m) => {
-      await this.certificates.lock(m, found.id);
+      await this.certificates.lock(m, actor.orgId, found.id);
       const row = (await this.certificates.findById(actor.orgId, found.id, m))!;
       const onHold = row.revoked_at !== null && row.revoke_reason === CERTIFICATE_HOLD;
       if (reason === REMOVE_FROM_CRL) {
         if (!onHold) throw AppError.invalid(`${label} is not on hold; only a certificate on hold (reason 6) can be removed from the CRL`);
-        await this.certificates.setRevocation(m, row.id, null, null);
+        await this.certificates.setRevocation(m, actor.orgId, row.id, null, null);
       } else {
         if (row.revoked_at !== null && !onHold) throw AppError.conflict(`${label} is already revoked`);
-        await this.certificates.setRevocation(m, row.id, row.revoked_at ?? new Date(), reason);
+        await this.certificates.setRevocation(m, actor.orgId, row.id, row.revoked_at ?? new Date(), reason);
       }
-      const ca = await this.authorities.findById(row.ca_id!);
+      const ca = await this.authorities.findVisibleById(actor.orgId, row.ca_id!, m);
       if (ca) await this.crls.publish(m, ca);
       await this.audit.record(
         { category: 'Pki', operation: AuditOperation.CertificateRevoked, actor, target: row.common_name, reason: reasonText, description: `serial ${row.serial_number}` },

@@ -62,9 +62,10 @@ export class SigningService {
     const withRoot = dto.signType === 'signWithRoot';
     const template = withRoot ? undefined : await mapCertErrors(() => resolveTemplate(dto.templateName?.trim() || undefined).name);
     const caRow = withRoot ? await this.rootFor(actor, dto) : await this.cas.findForSigning(actor.orgId, dto.caName);
+    const isIntermediate = withRoot && dto.isIntermediate === true;
+    if (isIntermediate) await this.cas.assertMaySubordinate(actor, caRow);
     const parsed = await mapCertErrors(() => parseCsr(csr.csr_pem));
     const validity = await mapCertErrors(() => validityFor(csr, withRoot ? dto.Validity : undefined));
-    const isIntermediate = withRoot && dto.isIntermediate === true;
     const email = dto.Email !== undefined ? notificationEmails(dto.Email) : csr.email;
     const { privateKeyPem, password } = await this.csrs.openSecrets(csr);
     return this.issue(actor, {
@@ -90,7 +91,7 @@ export class SigningService {
     const ca = await this.cas.load(caRow);
     for (let attempt = 1; ; attempt++) {
       const issued = await mapCertErrors(() =>
-        ca.signCsr(parsed, { validity, template, isIntermediate, crlDistributionPointUrl: this.cas.crlUrl(caRow.name) }),
+        ca.signCsr(parsed, { validity, template, isIntermediate, crlDistributionPointUrl: this.cas.crlUrl(caRow) }),
       );
       try {
         const saved = await this.dataSource.transaction(async (m) => {

@@ -39,6 +39,7 @@ export class JobProgress {
 
   constructor(
     private readonly jobs: JobRepository,
+    readonly orgId: number,
     readonly jobId: number,
     readonly total: number,
   ) {
@@ -62,16 +63,16 @@ export class JobProgress {
   }
 
   finish(message: string, details: DiscoveryDetails): Promise<void> {
-    return this.end(() => this.jobs.finish(this.jobId, 'done', this.total, { phase: 'done', message, details }));
+    return this.end(() => this.jobs.finish(this.orgId, this.jobId, 'done', this.total, { phase: 'done', message, details }));
   }
 
   /** Hands the job back (service stopping): another instance resumes it from its plan. */
   suspend(): Promise<void> {
-    return this.end(() => this.jobs.suspend(this.jobId));
+    return this.end(() => this.jobs.suspend(this.orgId, this.jobId));
   }
 
   fail(message: string): Promise<void> {
-    return this.end(() => this.jobs.finish(this.jobId, 'failed', this.done, { phase: this.phase, message }));
+    return this.end(() => this.jobs.finish(this.orgId, this.jobId, 'failed', this.done, { phase: this.phase, message }));
   }
 
   private end(write: () => Promise<void>): Promise<void> {
@@ -86,7 +87,7 @@ export class JobProgress {
     this.lastWrite = Date.now();
     const snapshot = { phase: this.phase, toScan: this.toScan, scanned: this.scannedCount };
     const done = this.done;
-    this.writes = this.writes.then(() => this.jobs.progress(this.jobId, done, snapshot)).catch(() => undefined);
+    this.writes = this.writes.then(() => this.jobs.progress(this.orgId, this.jobId, done, snapshot)).catch(() => undefined);
   }
 }
 

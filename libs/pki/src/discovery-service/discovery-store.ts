@@ -24,7 +24,7 @@ export async function storeEndpoints(m: EntityManager, orgId: number, createdByN
     const saved = await saveCertificate(m, { orgId, certPem: leaf!, chainPems: chain, source: 'discovered', createdByName });
     if (saved.created) created++;
     const endpointId = await saveEndpoint(m, { orgId, certificateId: saved.id, host: endpoint.host, port: endpoint.port, ip: endpoint.ip });
-    await m.query(`UPDATE certificate_endpoints SET scan = $2 WHERE id = $1`, [endpointId, endpoint.scan]);
+    await m.query(`UPDATE certificate_endpoints SET scan = $3 WHERE org_id = $1 AND id = $2`, [orgId, endpointId, endpoint.scan]);
   }
   return created;
 }

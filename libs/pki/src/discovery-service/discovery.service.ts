@@ -162,7 +162,8 @@ export class DiscoveryService implements OnApplicationBootstrap, OnModuleDestroy
       if (!job) break;
       const plan = job.plan as StoredPlan;
       this.logger.log(`Resuming discovery job ${job.id} (${plan.targets.length} address(es)) left by a stopped instance`);
-      void this.launch(plan.actor, plan, job.id).finished;
+      // The job row's organisation, not what the stored plan says, scopes the resumed run.
+      void this.launch({ ...plan.actor, orgId: job.org_id }, plan, job.id).finished;
       started.push(job.id);
     }
     return started;
@@ -175,7 +176,7 @@ export class DiscoveryService implements OnApplicationBootstrap, OnModuleDestroy
 
   // execute never rejects: a failure is recorded on the job and returned as an outcome.
   private launch(actor: Actor, plan: Plan, jobId: number): { finished: Promise<DiscoveryOutcome>; progress: JobProgress } {
-    const progress = new JobProgress(this.jobs, jobId, plan.targets.length);
+    const progress = new JobProgress(this.jobs, actor.orgId, jobId, plan.targets.length);
     this.running.set(jobId, progress);
     const finished: Promise<DiscoveryOutcome> = this.execute(actor, plan, progress).finally(() => {
       this.running.delete(jobId);

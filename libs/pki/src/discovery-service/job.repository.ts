@@ -31,8 +31,8 @@ export class JobRepository {
   }
 
   /** A stopping service hands its job back: any instance may resume it. */
-  async suspend(id: number): Promise<void> {
-    await this.dataSource.query(`UPDATE jobs SET status = 'pending', updated_at = now() WHERE id = $1 AND status = 'running'`, [id]);
+  async suspend(orgId: number, id: number): Promise<void> {
+    await this.dataSource.query(`UPDATE jobs SET status = 'pending', updated_at = now() WHERE org_id = $1 AND id = $2 AND status = 'running'`, [orgId, id]);
   }
 
   /**
@@ -58,16 +58,23 @@ export class JobRepository {
   }
 
   /** Also the heartbeat: updated_at tells readers the worker is alive. */
-  async progress(id: number, done: number, result: Record<string, unknown>): Promise<void> {
-    await this.dataSource.query(`UPDATE jobs SET done = $2, result = result || $3::jsonb, updated_at = now() WHERE id = $1 AND status = 'running'`, [
+  async progress(orgId: number, id: number, done: number, result: Record<string, unknown>): Promise<void> {
+    await this.dataSource.query(`UPDATE jobs SET done = $3, result = result || $4::jsonb, updated_at = now() WHERE org_id = $1 AND id = $2 AND status = 'running'`, [
+      orgId,
       id,
       done,
       result,
     ]);
   }
 
-  async finish(id: number, status: 'done' | 'failed', done: number, result: Record<string, unknown>): Promise<void> {
-    await this.dataSource.query(`UPDATE jobs SET status = $2, done = $3, result = $4, updated_at = now() WHERE id = $1`, [id, status, done, result]);
+  async finish(orgId: number, id: number, status: 'done' | 'failed', done: number, result: Record<string, unknown>): Promise<void> {
+    await this.dataSource.query(`UPDATE jobs SET status = $3, done = $4, result = $5, updated_at = now() WHERE org_id = $1 AND id = $2`, [
+      orgId,
+      id,
+      status,
+      done,
+      result,
+    ]);
   }
 
   async findInOrg(orgId: number, id: number, kind: string): Promise<JobRow | undefined> {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { PkiSecretGateModule } from '@app/gate';
 import { KeyVaultRepository } from './key-vault.repository';
 import { KeyVaultService } from './key-vault.service';
 
-@Module({ providers: [KeyVaultService, KeyVaultRepository], exports: [KeyVaultService] })
+@Module({ imports: [PkiSecretGateModule], providers: [KeyVaultService, KeyVaultRepository], exports: [KeyVaultService] })
 export class KeyVaultServiceModule {}

@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 
 export interface KeyVaultRow {
   id: number;
+  org_id: number;
   name: string;
   description: string;
   datacenter: string;
@@ -25,7 +26,7 @@ export interface KeyVaultFields {
 }
 
 // Sealed columns are never in this list; only readContent selects the content.
-const COLUMNS = `id, name, description, datacenter, instance_name, key_type, file_name, created_by_name, created_at`;
+const COLUMNS = `id, org_id, name, description, datacenter, instance_name, key_type, file_name, created_by_name, created_at`;
 
 /** Key vault keys of an organisation, addressed by name (case-insensitive). */
 @Injectable()
@@ -60,7 +61,7 @@ export class KeyVaultRepository {
   }
 
   /** Changes only the fields given. */
-  async update(m: EntityManager, id: number, fields: KeyVaultFields): Promise<void> {
+  async update(m: EntityManager, orgId: number, id: number, fields: KeyVaultFields): Promise<void> {
     const columns: Record<keyof KeyVaultFields, string> = {
       description: 'description',
       datacenter: 'datacenter',
@@ -71,21 +72,22 @@ export class KeyVaultRepository {
       passphrase: 'passphrase',
     };
     const sets: string[] = [];
-    const values: unknown[] = [id];
+    const values: unknown[] = [orgId, id];
     for (const [field, column] of Object.entries(columns) as [keyof KeyVaultFields, string][]) {
       if (fields[field] === undefined) continue;
       values.push(fields[field]);
       sets.push(`${column} = $${values.length}`);
     }
-    await m.query(`UPDATE key_vault_keys SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1`, values);
+    await m.query(`UPDATE key_vault_keys SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE org_id = $1 AND id = $2`, values);
   }
 
-  async readContent(id: number): Promise<Buffer> {
-    const [row] = await this.dataSource.query(`SELECT content FROM key_vault_keys WHERE id = $1`, [id]);
+  /** Only after PkiSecretGate.release. */
+  async readContent(orgId: number, id: number, m: EntityManager = this.dataSource.manager): Promise<Buffer> {
+    const [row] = await m.query(`SELECT content FROM key_vault_keys WHERE org_id = $1 AND id = $2`, [orgId, id]);
     return row.content;
   }
 
-  async delete(m: EntityManager, id: number): Promise<void> {
-    await m.query(`DELETE FROM key_vault_keys WHERE id = $1`, [id]);
+  async delete(m: EntityManager, orgId: number, id: number): Promise<void> {
+    await m.query(`DELETE FROM key_vault_keys WHERE org_id = $1 AND id = $2`, [orgId, id]);
   }
 }

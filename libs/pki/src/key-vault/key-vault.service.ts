@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
+import { PkiSecretGate, pkiSecretTarget } from '@app/gate';
 import { AppError, FileReply } from '@app/http';
 import { KeyVaultKeyDto } from './key-vault-input';
 import { KeyVaultRepository, KeyVaultRow } from './key-vault.repository';
@@ -24,6 +25,7 @@ export class KeyVaultService {
     private readonly keys: KeyVaultRepository,
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
+    private readonly gate: PkiSecretGate,
   ) {}
 
   async list(actor: Actor): Promise<Record<string, unknown>[]> {
@@ -54,7 +56,7 @@ export class KeyVaultService {
     await this.dataSource.transaction(async (m) => {
       const key = await this.keys.lockInOrg(m, actor.orgId, dto.keyName);
       if (!key) throw AppError.notFound(`Key ${dto.keyName} does not exist in the key vault`);
-      await this.keys.update(m, key.id, {
+      await this.keys.update(m, actor.orgId, key.id, {
         ...descriptive(dto),
         ...(file ? { content: this.keyring.seal(file.buffer, CONTENT_CONTEXT), fileName: fileNameOf(file, key.name) } : {}),
         ...(dto.passphrase ? { passphrase: this.keyring.seal(dto.passphrase, PASSPHRASE_CONTEXT) } : {}),
@@ -65,26 +67,21 @@ export class KeyVaultService {
   }
 
   async export(actor: Actor, name: string): Promise<FileReply> {
-    const key = await this.require(actor, name);
-    const content = await this.keyring.open(await this.keys.readContent(key.id), CONTENT_CONTEXT);
-    await this.record(actor, AuditOperation.KeyVaultKeyExported, key.name, `Key ${key.name} exported from the key vault`);
-    return new FileReply(content, key.file_name, 'application/octet-stream');
+    const key = await this.keys.findInOrg(actor.orgId, name);
+    return this.gate.release(actor, pkiSecretTarget('key-vault-key', name, key, { notFound: `Key ${name} does not exist in the key vault` }), async (m) => {
+      const content = await this.keyring.open(await this.keys.readContent(actor.orgId, key!.id, m), CONTENT_CONTEXT);
+      return new FileReply(content, key!.file_name, 'application/octet-stream');
+    });
   }
 
   async delete(actor: Actor, name: string): Promise<string> {
     await this.dataSource.transaction(async (m) => {
       const key = await this.keys.lockInOrg(m, actor.orgId, name);
       if (!key) throw AppError.notFound(`Key ${name} does not exist in the key vault`);
-      await this.keys.delete(m, key.id);
+      await this.keys.delete(m, actor.orgId, key.id);
       await this.record(actor, AuditOperation.KeyVaultKeyDeleted, key.name, `Key ${key.name} deleted from the key vault`, m);
     });
     return `Key ${name} deleted successfully`;
-  }
-
-  private async require(actor: Actor, name: string): Promise<KeyVaultRow> {
-    const key = await this.keys.findInOrg(actor.orgId, name);
-    if (!key) throw AppError.notFound(`Key ${name} does not exist in the key vault`);
-    return key;
   }
 
   private async record(actor: Actor, operation: string, name: string, description: string, m = this.dataSource.manager): Promise<void> {

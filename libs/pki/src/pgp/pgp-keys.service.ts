@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import * as openpgp from 'openpgp';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
-import { Permission, roleHas } from '@app/auth';
 import { Keyring } from '@app/crypto';
+import { PkiSecretGate, pkiSecretTarget } from '@app/gate';
 import { AppError, FileReply } from '@app/http';
 import { PgpKeyDto } from './pgp-input';
 import { userNameCandidates } from './pgp-user-name';
@@ -12,6 +12,7 @@ export const PRIVATE_KEY_CONTEXT = 'pgp_keys.private_key';
 
 interface UserRow {
   id: number;
+  org_id: number;
   username: string;
   email: string;
 }
@@ -29,54 +30,58 @@ export class PgpKeysService {
     private readonly dataSource: DataSource,
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
+    private readonly gate: PkiSecretGate,
   ) {}
 
   async exportKey(actor: Actor, dto: PgpKeyDto): Promise<FileReply> {
-    const type = dto.keyExportType ?? 'public';
-    if (type === 'private' && !roleHas(actor.role, Permission.PkiManage)) {
-      throw AppError.forbidden('You are not allowed to export private PGP keys');
+    const fileName = (user: UserRow, half: string) => `${user.username.replace(/[^A-Za-z0-9._-]+/g, '_')}_${half}.asc`;
+    if ((dto.keyExportType ?? 'public') === 'public') {
+      const user = await this.requireUser(actor, dto.User);
+      const key = await this.ensureKey(actor, user);
+      return new FileReply(Buffer.from(key.public_key, 'utf8'), fileName(user, 'public'), 'application/pgp-keys');
     }
-    const user = await this.resolveUser(actor, dto.User);
-    const key = await this.ensureKey(actor, user);
-    const fileBase = user.username.replace(/[^A-Za-z0-9._-]+/g, '_');
-    if (type === 'public') return new FileReply(Buffer.from(key.public_key, 'utf8'), `${fileBase}_public.asc`, 'application/pgp-keys');
-
-    const sealed: { private_key: Buffer }[] = await this.dataSource.query(`SELECT private_key FROM pgp_keys WHERE id = $1`, [key.id]);
-    const armored = await this.keyring.open(sealed[0]!.private_key, PRIVATE_KEY_CONTEXT);
-    await this.audit.record({
-      category: 'Pki',
-      operation: AuditOperation.PgpKeyExported,
-      actor,
-      target: user.username,
-      description: `Private PGP key of user ${user.username} exported (fingerprint ${key.fingerprint})`,
+    const user = await this.findUser(actor, dto.User);
+    const asked = dto.User?.trim() ? userNameCandidates(dto.User)[0] : actor.username;
+    const target = pkiSecretTarget('pgp-private-key', asked, user && { id: user.id, org_id: user.org_id, name: user.username }, {
+      notFound: `User ${asked} does not exist`,
     });
-    return new FileReply(armored, `${fileBase}_private.asc`, 'application/pgp-keys');
+    return this.gate.release(actor, target, async (m) => {
+      // Made on first use, after the decision: a refused caller does not even cause a key to exist.
+      const key = await this.ensureKey(actor, user!, m);
+      const [sealed]: { private_key: Buffer }[] = await m.query(`SELECT private_key FROM pgp_keys WHERE id = $1 AND user_id = $2`, [key.id, user!.id]);
+      return new FileReply(await this.keyring.open(sealed!.private_key, PRIVATE_KEY_CONTEXT), fileName(user!, 'private'), 'application/pgp-keys');
+    });
   }
 
-  private async resolveUser(actor: Actor, text: string | undefined): Promise<UserRow> {
-    if (text === undefined || text.trim() === '') return { id: actor.id, username: actor.username, email: await this.emailOf(actor.id) };
+  private async requireUser(actor: Actor, text: string | undefined): Promise<UserRow> {
+    const user = await this.findUser(actor, text);
+    if (!user) throw AppError.notFound(`User ${userNameCandidates(text ?? '')[0]} does not exist`);
+    return user;
+  }
+
+  /** The caller, or a user of the caller's organisation named by `text`. */
+  private async findUser(actor: Actor, text: string | undefined): Promise<UserRow | undefined> {
+    if (text === undefined || text.trim() === '') {
+      const [self] = await this.dataSource.query(`SELECT id, org_id, username, email FROM users WHERE org_id = $1 AND id = $2`, [actor.orgId, actor.id]);
+      return self;
+    }
     for (const name of userNameCandidates(text)) {
-      const [user] = await this.dataSource.query(`SELECT id, username, email FROM users WHERE org_id = $1 AND username_key = lower($2)`, [actor.orgId, name]);
+      const [user] = await this.dataSource.query(`SELECT id, org_id, username, email FROM users WHERE org_id = $1 AND username_key = lower($2)`, [actor.orgId, name]);
       if (user) return user;
     }
-    throw AppError.notFound(`User ${userNameCandidates(text)[0]} does not exist`);
-  }
-
-  private async emailOf(userId: number): Promise<string> {
-    const [row] = await this.dataSource.query(`SELECT email FROM users WHERE id = $1`, [userId]);
-    return row?.email ?? '';
+    return undefined;
   }
 
   /** Generated outside the transaction (slow); a concurrent first use keeps whichever landed first. */
-  private async ensureKey(actor: Actor, user: UserRow): Promise<PgpKeyRow> {
-    const existing = await this.find(user.id);
+  private async ensureKey(actor: Actor, user: UserRow, within?: EntityManager): Promise<PgpKeyRow> {
+    const existing = await this.find(user.org_id, user.id, within);
     if (existing) return existing;
     const { publicKey, privateKey } = await openpgp.generateKey({
       userIDs: [{ name: user.username, ...(user.email ? { email: user.email } : {}) }],
       format: 'armored',
     });
     const fingerprint = (await openpgp.readKey({ armoredKey: publicKey })).getFingerprint().toUpperCase();
-    await this.dataSource.transaction(async (m) => {
+    const store = async (m: EntityManager) => {
       const inserted = await m.query(
         `INSERT INTO pgp_keys (user_id, public_key, private_key, fingerprint) VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO NOTHING RETURNING id`,
         [user.id, publicKey, this.keyring.seal(privateKey, PRIVATE_KEY_CONTEXT), fingerprint],
@@ -86,12 +91,16 @@ export class PgpKeysService {
         { category: 'Pki', operation: AuditOperation.PgpKeyCreated, actor, target: user.username, description: `PGP key pair created for user ${user.username} (fingerprint ${fingerprint})` },
         m,
       );
-    });
-    return (await this.find(user.id))!;
+    };
+    await (within ? store(within) : this.dataSource.transaction(store));
+    return (await this.find(user.org_id, user.id, within))!;
   }
 
-  private async find(userId: number): Promise<PgpKeyRow | undefined> {
-    const [row] = await this.dataSource.query(`SELECT id, public_key, fingerprint FROM pgp_keys WHERE user_id = $1`, [userId]);
+  private async find(orgId: number, userId: number, m: EntityManager = this.dataSource.manager): Promise<PgpKeyRow | undefined> {
+    const [row] = await m.query(
+      `SELECT k.id, k.public_key, k.fingerprint FROM pgp_keys k JOIN users u ON u.id = k.user_id WHERE u.org_id = $1 AND k.user_id = $2`,
+      [orgId, userId],
+    );
     return row;
   }
 }

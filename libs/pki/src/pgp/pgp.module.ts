@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { PkiSecretGateModule } from '@app/gate';
 import { PgpKeysService } from './pgp-keys.service';
 
-@Module({ providers: [PgpKeysService], exports: [PgpKeysService] })
+@Module({ imports: [PkiSecretGateModule], providers: [PgpKeysService], exports: [PgpKeysService] })
 export class PgpServiceModule {}

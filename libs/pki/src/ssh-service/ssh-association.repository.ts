@@ -14,33 +14,42 @@ export interface AssociationRow {
 export class SshAssociationRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async add(m: EntityManager, keyId: number, resourceId: number, userName: string): Promise<boolean> {
+  /** Only a key and a host of the same organisation, that organisation's, are ever linked. */
+  async add(m: EntityManager, orgId: number, keyId: number, resourceId: number, userName: string): Promise<boolean> {
     const rows = await m.query(
-      'INSERT INTO ssh_key_associations (ssh_key_id, ssh_resource_id, user_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING ssh_key_id',
-      [keyId, resourceId, userName],
+      `INSERT INTO ssh_key_associations (ssh_key_id, ssh_resource_id, user_name)
+       SELECT k.id, r.id, $4 FROM ssh_keys k JOIN ssh_resources r ON r.org_id = k.org_id
+       WHERE k.org_id = $1 AND k.id = $2 AND r.id = $3
+       ON CONFLICT DO NOTHING RETURNING ssh_key_id`,
+      [orgId, keyId, resourceId, userName],
     );
     return rows.length > 0;
   }
 
-  async remove(m: EntityManager, keyId: number, resourceId: number, userName: string): Promise<boolean> {
+  async remove(m: EntityManager, orgId: number, keyId: number, resourceId: number, userName: string): Promise<boolean> {
     const rows = await m.query(
-      'DELETE FROM ssh_key_associations WHERE ssh_key_id = $1 AND ssh_resource_id = $2 AND user_name = $3 RETURNING ssh_key_id',
-      [keyId, resourceId, userName],
+      `DELETE FROM ssh_key_associations a USING ssh_keys k
+       WHERE k.id = a.ssh_key_id AND k.org_id = $1 AND a.ssh_key_id = $2 AND a.ssh_resource_id = $3 AND a.user_name = $4 RETURNING a.ssh_key_id`,
+      [orgId, keyId, resourceId, userName],
     );
     return rows.length > 0;
   }
 
-  async exists(keyId: number, resourceId: number, userName: string, m: EntityManager = this.dataSource.manager): Promise<boolean> {
-    const rows = await m.query('SELECT 1 FROM ssh_key_associations WHERE ssh_key_id = $1 AND ssh_resource_id = $2 AND user_name = $3', [keyId, resourceId, userName]);
+  async exists(orgId: number, keyId: number, resourceId: number, userName: string, m: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const rows = await m.query(
+      `SELECT 1 FROM ssh_key_associations a JOIN ssh_keys k ON k.id = a.ssh_key_id
+       WHERE k.org_id = $1 AND a.ssh_key_id = $2 AND a.ssh_resource_id = $3 AND a.user_name = $4`,
+      [orgId, keyId, resourceId, userName],
+    );
     return rows.length > 0;
   }
 
-  ofKey(keyId: number, m: EntityManager = this.dataSource.manager): Promise<AssociationRow[]> {
+  ofKey(orgId: number, keyId: number, m: EntityManager = this.dataSource.manager): Promise<AssociationRow[]> {
     return m.query(
       `SELECT a.ssh_key_id, a.ssh_resource_id, r.name AS resource_name, a.user_name
        FROM ssh_key_associations a JOIN ssh_resources r ON r.id = a.ssh_resource_id
-       WHERE a.ssh_key_id = $1 ORDER BY r.name_key, a.user_name`,
-      [keyId],
+       WHERE r.org_id = $1 AND a.ssh_key_id = $2 ORDER BY r.name_key, a.user_name`,
+      [orgId, keyId],
     );
   }
 

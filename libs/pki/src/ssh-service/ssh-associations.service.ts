@@ -34,7 +34,7 @@ export class SshAssociationsService {
         () => addAuthorizedKey(target, dto.userName, key.public_key),
         `SSH key ${key.name} was not associated with ${dto.userName} on ${resource.name}`,
       );
-      await this.associations.add(m, key.id, resource.id, dto.userName);
+      await this.associations.add(m, actor.orgId, key.id, resource.id, dto.userName);
       await this.record(m, actor, AuditOperation.SshKeyAssociated, key, resource, dto.userName, 'associated with');
       return resource;
     });
@@ -44,13 +44,13 @@ export class SshAssociationsService {
     return this.dataSource.transaction(async (m) => {
       const key = await this.lockKey(m, actor, dto.keyName);
       const resource = await this.resources.lockForHostChange(m, actor, dto.resourceName);
-      const recorded = await this.associations.exists(key.id, resource.id, dto.userName, m);
+      const recorded = await this.associations.exists(actor.orgId, key.id, resource.id, dto.userName, m);
       const target = await this.resources.targetOf(actor, resource, m);
       const changed = await this.removeFromHost(target, key, resource, dto.userName);
       if (!recorded && changed === 0) {
         throw AppError.notFound(`SSH key ${key.name} is not associated with ${dto.userName} on ${resource.name}`);
       }
-      await this.associations.remove(m, key.id, resource.id, dto.userName);
+      await this.associations.remove(m, actor.orgId, key.id, resource.id, dto.userName);
       await this.record(m, actor, AuditOperation.SshKeyDissociated, key, resource, dto.userName, 'dissociated from');
       return resource;
     });
@@ -58,21 +58,21 @@ export class SshAssociationsService {
 
   /** Before a key is deleted: off every host, one association at a time, each recorded as it succeeds. */
   async removeEverywhere(actor: Actor, key: SshKeyRow): Promise<void> {
-    for (const association of await this.associations.ofKey(key.id)) {
+    for (const association of await this.associations.ofKey(actor.orgId, key.id)) {
       await this.dataSource.transaction(async (m) => {
         const resource = await this.resources.lockForHostChange(m, actor, association.resource_name);
         const target = await this.resources.targetOf(actor, resource, m).catch((error: unknown) => {
           throw error instanceof AppError ? AppError.invalid(`SSH key ${key.name} was not deleted: ${error.message}`) : error;
         });
         await this.removeFromHost(target, key, resource, association.user_name, `SSH key ${key.name} was not deleted`);
-        await this.associations.remove(m, key.id, resource.id, association.user_name);
+        await this.associations.remove(m, actor.orgId, key.id, resource.id, association.user_name);
         await this.record(m, actor, AuditOperation.SshKeyDissociated, key, resource, association.user_name, 'dissociated from');
       });
     }
   }
 
-  countOfKey(keyId: number, m?: EntityManager): Promise<number> {
-    return this.associations.ofKey(keyId, m).then((rows) => rows.length);
+  countOfKey(orgId: number, keyId: number, m?: EntityManager): Promise<number> {
+    return this.associations.ofKey(orgId, keyId, m).then((rows) => rows.length);
   }
 
   async keyNamesFor(actor: Actor, userName: string, resourceName: string): Promise<string[]> {

@@ -58,8 +58,9 @@ export class SshKeyRepository {
     return row;
   }
 
-  async readSecrets(keyId: number): Promise<SshKeySecrets> {
-    const [row] = await this.dataSource.query('SELECT private_key, passphrase FROM ssh_keys WHERE id = $1', [keyId]);
+  /** Only after PkiSecretGate.release (or to use the key on the organisation's behalf). */
+  async readSecrets(orgId: number, keyId: number, m: EntityManager = this.dataSource.manager): Promise<SshKeySecrets> {
+    const [row] = await m.query('SELECT private_key, passphrase FROM ssh_keys WHERE org_id = $1 AND id = $2', [orgId, keyId]);
     return row;
   }
 
@@ -75,7 +76,7 @@ export class SshKeyRepository {
   }
 
   /** Deletes the key; its association rows go with it (foreign key cascade). */
-  async delete(m: EntityManager, keyId: number): Promise<void> {
-    await m.query('DELETE FROM ssh_keys WHERE id = $1', [keyId]);
+  async delete(m: EntityManager, orgId: number, keyId: number): Promise<void> {
+    await m.query('DELETE FROM ssh_keys WHERE org_id = $1 AND id = $2', [orgId, keyId]);
   }
 }

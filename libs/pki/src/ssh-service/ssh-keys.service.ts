@@ -10,7 +10,7 @@ import { mapSshErrors } from './ssh-errors';
 import type { CreateSshKeyDto } from './ssh-input';
 import { SshKeyPool } from './ssh-key-pool';
 import { SshKeyRepository, type SshKeyRow } from './ssh-key.repository';
-import { assertPermission, Permission } from '@app/auth';
+import { PkiSecretGate, pkiSecretTarget } from '@app/gate';
 
 export const PRIVATE_KEY_CONTEXT = 'ssh_keys.private_key';
 export const PASSPHRASE_CONTEXT = 'ssh_keys.passphrase';
@@ -25,6 +25,7 @@ export class SshKeysService {
     private readonly audit: AuditWriter,
     private readonly keyPool: SshKeyPool,
     private readonly associations: SshAssociationsService,
+    private readonly gate: PkiSecretGate,
   ) {}
 
   list(actor: Actor): Promise<SshKeyRow[]> {
@@ -57,42 +58,33 @@ export class SshKeysService {
 
   /** The key file as stored (the private key keeps its passphrase), or the public line. */
   async exportKey(actor: Actor, name: string, type: 'public' | 'private' = 'private'): Promise<FileReply> {
-    // Reading keys is a read; taking a private key away is not (auditors hold pki.read).
-    if (type === 'private') assertPermission(actor, Permission.PkiManage);
-    const key = await this.require(actor, name);
-    let body: Buffer;
     if (type === 'public') {
-      body = Buffer.from(`${key.public_key}\n`, 'utf8');
-    } else {
-      const text = await this.keyring.openText((await this.keys.readSecrets(key.id)).private_key, PRIVATE_KEY_CONTEXT);
-      body = Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8');
+      // Reading a public key is a read (auditors hold pki.read); it is audited all the same.
+      const key = await this.require(actor, name);
+      await this.audit.record({
+        category: 'Pki',
+        operation: AuditOperation.SshKeyExported,
+        actor,
+        target: key.name,
+        description: `Public key of SSH key ${key.name} exported`,
+      });
+      return new FileReply(Buffer.from(`${key.public_key}\n`, 'utf8'), `${key.name}.pub`, 'text/plain; charset=utf-8');
     }
-    await this.audit.record({
-      category: 'Pki',
-      operation: AuditOperation.SshKeyExported,
-      actor,
-      target: key.name,
-      description: `${type === 'public' ? 'Public' : 'Private'} key of SSH key ${key.name} exported`,
+    const key = await this.keys.findInOrg(actor.orgId, name);
+    return this.gate.release(actor, pkiSecretTarget('ssh-private-key', name, key, { notFound: `SSH key ${name} does not exist` }), async (m) => {
+      const text = await this.keyring.openText((await this.keys.readSecrets(actor.orgId, key!.id, m)).private_key, PRIVATE_KEY_CONTEXT);
+      return new FileReply(Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8'), key!.name, 'application/octet-stream');
     });
-    return type === 'public'
-      ? new FileReply(body, `${key.name}.pub`, 'text/plain; charset=utf-8')
-      : new FileReply(body, key.name, 'application/octet-stream');
   }
 
   async passphrase(actor: Actor, name: string): Promise<string> {
-    assertPermission(actor, Permission.PkiManage);
-    const key = await this.require(actor, name);
-    const sealed = (await this.keys.readSecrets(key.id)).passphrase;
-    if (!sealed) throw AppError.notFound(`SSH key ${key.name} has no passphrase`);
-    const text = await this.keyring.openText(sealed, PASSPHRASE_CONTEXT);
-    await this.audit.record({
-      category: 'Pki',
-      operation: AuditOperation.SshKeyPassphraseRetrieved,
-      actor,
-      target: key.name,
-      description: `Passphrase of SSH key ${key.name} retrieved`,
+    const key = await this.keys.findInOrg(actor.orgId, name);
+    return this.gate.release(actor, pkiSecretTarget('ssh-passphrase', name, key, { notFound: `SSH key ${name} does not exist` }), async (m) => {
+      // Thrown after the decision, so the grant row rolls back with it: nothing was released.
+      const sealed = (await this.keys.readSecrets(actor.orgId, key!.id, m)).passphrase;
+      if (!sealed) throw AppError.notFound(`SSH key ${key!.name} has no passphrase`);
+      return this.keyring.openText(sealed, PASSPHRASE_CONTEXT);
     });
-    return text;
   }
 
   /** Unless told otherwise, first takes the key off every host it was placed on. */
@@ -102,10 +94,10 @@ export class SshKeysService {
     await this.dataSource.transaction(async (m) => {
       const locked = await this.keys.lockInOrg(m, actor.orgId, name, 'UPDATE');
       if (!locked) throw AppError.notFound(`SSH key ${name} does not exist`);
-      if (!withoutDisassociation && (await this.associations.countOfKey(locked.id, m)) > 0) {
+      if (!withoutDisassociation && (await this.associations.countOfKey(actor.orgId, locked.id, m)) > 0) {
         throw AppError.conflict(`SSH key ${locked.name} was associated again while it was being deleted; try again`);
       }
-      await this.keys.delete(m, locked.id);
+      await this.keys.delete(m, actor.orgId, locked.id);
       await this.audit.record(
         {
           category: 'Pki',

@@ -51,13 +51,13 @@ export class SshResourceRepository {
     return row;
   }
 
-  async lockById(m: EntityManager, id: number): Promise<SshResourceRow | undefined> {
-    const [row] = await m.query(`SELECT ${COLUMNS} FROM ssh_resources r WHERE r.id = $1 FOR UPDATE`, [id]);
+  async lockById(m: EntityManager, orgId: number, id: number): Promise<SshResourceRow | undefined> {
+    const [row] = await m.query(`SELECT ${COLUMNS} FROM ssh_resources r WHERE r.org_id = $1 AND r.id = $2 FOR UPDATE`, [orgId, id]);
     return row;
   }
 
-  async readLoginPassword(resourceId: number, m: EntityManager = this.dataSource.manager): Promise<Buffer | null> {
-    const [row] = await m.query('SELECT login_password FROM ssh_resources WHERE id = $1', [resourceId]);
+  async readLoginPassword(orgId: number, resourceId: number, m: EntityManager = this.dataSource.manager): Promise<Buffer | null> {
+    const [row] = await m.query('SELECT login_password FROM ssh_resources WHERE org_id = $1 AND id = $2', [orgId, resourceId]);
     return row?.login_password ?? null;
   }
 
@@ -85,11 +85,16 @@ export class SshResourceRepository {
   }
 
   /** Makes the recorded login users of a host exactly `userNames`. */
-  async replaceUsers(m: EntityManager, resourceId: number, userNames: string[]): Promise<void> {
-    await m.query('DELETE FROM ssh_users WHERE ssh_resource_id = $1 AND NOT (user_name = ANY($2::text[]))', [resourceId, userNames]);
+  async replaceUsers(m: EntityManager, orgId: number, resourceId: number, userNames: string[]): Promise<void> {
     await m.query(
-      `INSERT INTO ssh_users (ssh_resource_id, user_name) SELECT $1, u FROM unnest($2::text[]) AS u ON CONFLICT DO NOTHING`,
-      [resourceId, userNames],
+      `DELETE FROM ssh_users u USING ssh_resources r
+       WHERE r.id = u.ssh_resource_id AND r.org_id = $1 AND u.ssh_resource_id = $2 AND NOT (u.user_name = ANY($3::text[]))`,
+      [orgId, resourceId, userNames],
+    );
+    await m.query(
+      `INSERT INTO ssh_users (ssh_resource_id, user_name)
+       SELECT r.id, u FROM ssh_resources r CROSS JOIN unnest($3::text[]) AS u WHERE r.org_id = $1 AND r.id = $2 ON CONFLICT DO NOTHING`,
+      [orgId, resourceId, userNames],
     );
   }
 

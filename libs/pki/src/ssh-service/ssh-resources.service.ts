@@ -56,14 +56,14 @@ export class SshResourcesService {
   /** Locks the resource for a change on its host (see SshResourceRepository.lockInOrg). */
   async lockForHostChange(m: EntityManager, actor: Actor, input: string): Promise<SshResourceRow> {
     const resource = await this.require(actor, input);
-    const locked = await this.resources.lockById(m, resource.id);
+    const locked = await this.resources.lockById(m, actor.orgId, resource.id);
     if (!locked) throw AppError.notFound(`SSH resource ${input} does not exist`);
     return locked;
   }
 
   /** How we log in to the resource, from its stored (sealed) credentials. */
   async targetOf(actor: Actor, resource: SshResourceRow, m?: EntityManager): Promise<SshTarget> {
-    const sealed = await this.resources.readLoginPassword(resource.id, m);
+    const sealed = await this.resources.readLoginPassword(resource.org_id, resource.id, m);
     if (!resource.login_user || !sealed) {
       throw AppError.invalid(`No credentials have been applied to SSH resource ${resource.name}; use applycredentials first`);
     }
@@ -127,7 +127,7 @@ export class SshResourcesService {
     const found = await mapSshErrors(() => enumerateLoginUsers(target), `Enumerating users on ${resource.name} failed`);
     const users = [...new Set(found.map((u) => u.userName))].sort();
     await this.dataSource.transaction(async (m) => {
-      await this.resources.replaceUsers(m, resource.id, users);
+      await this.resources.replaceUsers(m, actor.orgId, resource.id, users);
       await this.audit.record(
         {
           category: 'Pki',

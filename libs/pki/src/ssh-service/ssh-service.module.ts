@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PkiSecretGateModule } from '@app/gate';
 import { SshAssociationRepository } from './ssh-association.repository';
 import { SshAssociationsService } from './ssh-associations.service';
 import { SshDiscoveryService } from './ssh-discovery.service';
@@ -12,6 +13,7 @@ import { SshResourcesService } from './ssh-resources.service';
 
 /** The SSH domain with its I/O, for both apps (each app gets its own RSA pool). */
 @Module({
+  imports: [PkiSecretGateModule],
   providers: [
     SshKeyPool, SshKeyRepository, SshResourceRepository, SshAssociationRepository,
     SshKeysService, SshResourcesService, SshAssociationsService, SshDiscoveryService, SshOperations, SshHostKeys,
