@@ -41,7 +41,7 @@ export async function main(): Promise<Record<string, number | string>[]> {
       const [org] = await ds.query(`SELECT id FROM organizations LIMIT 1`);
       const audit = new AuditWriter(ds);
       const cli = { id: null, username: 'bench' };
-      await ds.transaction((m) => setAllowedDomains(m, audit, { orgId: org.id, caName: 'issuing-ca', domains: ['127.0.0.0/8'], actor: cli }));
+      await ds.transaction((m) => setAllowedDomains(m, audit, { orgId: org.id, caName: 'issuing-ca', domains: ['127.0.0.0/8'], actor: cli, serverWide: true }));
       const directory = `http://127.0.0.1:${app.getHttpServer().address().port}/acme/issuing-ca/directory`;
       const client = async () => {
         const key = await ds.transaction((m) => createEabKey(m, app.get(Keyring), audit, { orgId: org.id, caName: 'issuing-ca', createdBy: cli }));

@@ -31,7 +31,7 @@ export const acmeAllowedDomainsCommand: AdminCommand = {
     const org = await orgId(ctx.dataSource, optional(args, 'org'));
     const domains = (args.domains === true ? '' : required(args, 'domains')).split(',');
     const caName = optional(args, 'ca') ?? 'issuing-ca';
-    const set = await ctx.dataSource.transaction((m) => setAllowedDomains(m, new AuditWriter(ctx.dataSource), { orgId: org, caName, domains, actor: CLI }));
+    const set = await ctx.dataSource.transaction((m) => setAllowedDomains(m, new AuditWriter(ctx.dataSource), { orgId: org, caName, domains, actor: CLI, serverWide: true }));
     console.log(`Allowed domains of ${caName}: ${set.length ? set.join(', ') : 'none'}`);
   },
 };

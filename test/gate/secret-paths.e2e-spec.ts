@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:net';
 import request from 'supertest';
 import { discoverRoutes } from '../auth/routes';
+import { PKI_SECRET_PATHS } from '../pki/pki-secret-paths';
 import { startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { inputData, Json } from '../support/http';
@@ -207,9 +208,11 @@ describe('secret paths: one gate refuses, and audits, every path alike', () => {
     throw new Error(condition);
   }
 
-  it('every route marked @SecretPath is in this table, and every table route is marked', () => {
-    const marked = [...discoverRoutes(s.vault), ...discoverRoutes(s.pki)].filter((r) => r.secret).map((r) => `${r.method} ${r.path}`);
-    const listed = [...new Set(ROUTES.map((r) => r.route))];
+  // The pki secrets (keys, passphrases, key stores) have their own table, whose conditions are
+  // the organisation and pki.manage: test/pki/pki-secret-paths.e2e-spec.ts.
+  it('every route marked @SecretPath is in this table or the pki one, and every listed route is marked', () => {
+    const marked = [...new Set([...discoverRoutes(s.vault), ...discoverRoutes(s.pki)].filter((r) => r.secret).map((r) => `${r.method} ${r.path}`))];
+    const listed = [...new Set([...ROUTES.map((r) => r.route), ...PKI_SECRET_PATHS.map((p) => `${p.method.toUpperCase()} /api/pki/restapi/${p.route}`)])];
     expect(marked.filter((r) => !listed.includes(r))).toEqual([]);
     expect(listed.filter((r) => !marked.includes(r))).toEqual([]);
   });

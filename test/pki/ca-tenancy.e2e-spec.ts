@@ -171,6 +171,19 @@ describe('certificate authorities per organisation (issue 11 cases 2 and 6)', ()
     expect((await request(s.pkiUrl).get('/acme/Team%20CA/directory')).status).toBe(404);
   });
 
+  it('the names ACME may issue for with a built-in CA are set by the provider only: another organisation cannot widen them for all', async () => {
+    const admin = client(() => s.pkiUrl, () => s.adminToken);
+    const refused = await b.post('setAcmeAllowedDomains', { caName: 'issuing-ca', allowedDomains: '*' });
+    expect(refused.body.result).toEqual({
+      status: 'Failed',
+      message: 'Only a super administrator of the provider organisation may set the names ACME issues for with the built-in CA issuing-ca',
+    });
+    expect(await s.dataSource.query(`SELECT allowed_domains FROM acme_profiles p JOIN certificate_authorities c ON c.id = p.ca_id WHERE c.name = 'issuing-ca' AND c.org_id IS NULL AND '*' = ANY(p.allowed_domains)`)).toEqual([]);
+    // Its own CA's names are B's to set; the built-in ones, the provider's.
+    expect((await b.post('setAcmeAllowedDomains', { caName: 'Team CA', allowedDomains: '*.b.example.test' })).body.result.status).toBe('Success');
+    expect((await admin.post('setAcmeAllowedDomains', { caName: 'issuing-ca', allowedDomains: '*.example.test' })).body.result.status).toBe('Success');
+  });
+
   describe('case 6: the built-in CAs', () => {
     it('the internal service CA is neither listed nor usable by any caller, super administrators included', async () => {
       const admin = client(() => s.pkiUrl, () => s.adminToken);

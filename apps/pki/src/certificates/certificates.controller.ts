@@ -2,6 +2,7 @@ import { Controller, Delete, Get, Post } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, TextReply, UploadedPart } from '@app/http';
+import { SecretPath } from '@app/gate';
 import {
   AddCertificateDto, CertificateExportService, CertificateListDto, CertificateRequestDto, CertificateSelectorDto,
   CertificatesService, certReplies, NotificationEmailDto, detailsRecord, GetCertificateDto, RevocationService, RevokeCertificateDto,
@@ -19,6 +20,7 @@ export class CertificatesController {
 
   @Get('getCertificate')
   @Operation('GetCertificate', Permission.PkiRead)
+  @SecretPath('export')
   download(@CurrentActor() actor: Actor, @Input(GetCertificateDto) dto: GetCertificateDto) {
     return this.exports.download(actor, dto);
   }
@@ -44,6 +46,7 @@ export class CertificatesController {
   @Get('getCertificateKeyStore')
   // A pki secret: PkiSecretGate decides (pki.manage, organisation) and audits, refusals included.
   @Operation('GetCertificateKeyStore', Permission.PkiRead)
+  @SecretPath('export')
   keyStore(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
     return this.exports.keyStore(actor, dto);
   }
@@ -51,6 +54,7 @@ export class CertificatesController {
   @Get('getCertificatePassphrase')
   // A pki secret: PkiSecretGate decides (pki.manage, organisation) and audits, refusals included.
   @Operation('GetCertificatePassphrase', Permission.PkiRead)
+  @SecretPath('export')
   async passphrase(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
     return certReplies.passphrase(await this.exports.passphrase(actor, dto), true);
   }

@@ -2,6 +2,7 @@ import { Controller, Delete, Get, Post } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, listReply, Operation, reply, UploadedPart } from '@app/http';
+import { SecretPath } from '@app/gate';
 import { KeyNameDto, KeyVaultKeyDto, KeyVaultService } from '../../../../libs/pki/src/key-vault';
 
 /** The key vault (spec ops 13-17). */
@@ -19,6 +20,7 @@ export class KeyVaultController {
   @Post('exportKeyStoreKey')
   // A pki secret: PkiSecretGate decides (pki.manage, organisation) and audits, refusals included.
   @Operation('ExportKeyStoreKey', Permission.PkiRead)
+  @SecretPath('export')
   export(@CurrentActor() actor: Actor, @Input(KeyNameDto) dto: KeyNameDto) {
     return this.keyVault.export(actor, dto.keyName);
   }

@@ -2,6 +2,7 @@ import { Controller, Delete, Get, Post } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
+import { SecretPath } from '@app/gate';
 import { CreateSshKeyDto, DeleteSshKeyDto, ExportSshKeyDto, ImportSshKeyDto, KeyNameDto, SshOperations } from '../../../../libs/pki/src/ssh-service';
 
 /** SSH keys on the pki service (pki-api.md ops 1, 4-8, 33, 38). */
@@ -36,6 +37,7 @@ export class SshKeysController {
 
   @Post('exportSSHKey')
   @Operation('ExportSSHKey', Permission.PkiRead)
+  @SecretPath('export')
   export(@CurrentActor() actor: Actor, @Input(ExportSshKeyDto) dto: ExportSshKeyDto) {
     return this.ssh.exportKey(actor, dto);
   }
@@ -43,6 +45,7 @@ export class SshKeysController {
   @Get('getSSHKeyPassphrase')
   // A pki secret: PkiSecretGate decides (pki.manage, organisation) and audits, refusals included.
   @Operation('GetSSHKeyPassphrase', Permission.PkiRead)
+  @SecretPath('export')
   passphrase(@CurrentActor() actor: Actor, @Input(KeyNameDto) dto: KeyNameDto) {
     return this.ssh.passphrase(actor, dto.keyName);
   }

@@ -1,11 +1,11 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
+import { SecretPath } from '@app/gate';
 import { ApiLayout, Input, Operation } from '@app/http';
 import { parseId } from '../common/ids';
 import { DownloadFileDto } from './download.dto';
 import { FilesService } from './files.service';
-import { SecretPath } from '@app/gate';
 
 @ApiLayout('vaultA')
 @Controller('restapi/json/v1/resources')

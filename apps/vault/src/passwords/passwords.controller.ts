@@ -1,13 +1,13 @@
 import { Controller, Get, Param, Put, Req } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { AuthedRequest, AuthenticatedInHandler, CurrentActor, Permission } from '@app/auth';
+import { SecretPath } from '@app/gate';
 import { ApiLayout, Input, Operation, reply } from '@app/http';
 import { parseId } from '../common/ids';
 import { SshRemoteReset } from '../pki-subset/ssh-remote-reset';
 import { ChangePasswordDto, RetrievePasswordDto } from './password.dto';
 import { PasswordChanger } from './password-changer';
 import { PasswordReader } from './password-reader';
-import { SecretPath } from '@app/gate';
 
 @ApiLayout('vaultA')
 @Controller('restapi/json/v1/resources')

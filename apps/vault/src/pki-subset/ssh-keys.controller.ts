@@ -2,6 +2,7 @@ import { Controller, Delete, Get, Post } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
+import { SecretPath } from '@app/gate';
 import {
   AcceptHostKeyDto, AssociateKeyDto, CreateSshKeyDto, DeleteSshKeyDto, ExportSshKeyDto, ImportSshKeyDto, KeyNameDto, SshOperations, UserOnResourceDto,
 } from '../../../../libs/pki/src/ssh-service';
@@ -38,6 +39,7 @@ export class VaultSshKeysController {
 
   @Post('exportSSHKey')
   @Operation('ExportSSHKey', Permission.PkiRead)
+  @SecretPath('export')
   export(@CurrentActor() actor: Actor, @Input(ExportSshKeyDto) dto: ExportSshKeyDto) {
     return this.ssh.exportKey(actor, dto);
   }

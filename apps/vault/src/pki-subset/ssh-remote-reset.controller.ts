@@ -1,11 +1,11 @@
 import { Controller, Get, Param, Put } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
+import { SecretPath } from '@app/gate';
 import { ApiLayout, Input, Operation } from '@app/http';
 import { parseId } from '../common/ids';
 import { ConfigureRemoteResetDto } from './ssh-remote-reset.dto';
 import { SshRemoteReset } from './ssh-remote-reset';
-import { SecretPath } from '@app/gate';
 
 /** Extra operation (the README): which account logs in to a Linux resource for RESETTYPE=REMOTE. */
 @ApiLayout('vaultA')

@@ -1,13 +1,13 @@
 import { Controller, Delete, Get, Param, Post, Put, Req } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
+import { SecretPath } from '@app/gate';
 import { ApiLayout, Input, Operation, ParsedRequest, UploadedPart } from '@app/http';
 import { parseId } from '../common/ids';
 import { CreateResourceDto, EditResourceDto, ResourceAccountIdsDto, ResourceAccountNamesDto, ResourceSearchDto } from './resource.dto';
 import { ResourceLookupService } from './resource-lookup.service';
 import { ResourceWriter } from './resource-writer';
 import { ResourcesService } from './resources.service';
-import { SecretPath } from '@app/gate';
 
 @ApiLayout('vaultA')
 @Controller('restapi/json/v1/resources')

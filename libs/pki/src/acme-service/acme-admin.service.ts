@@ -4,6 +4,7 @@ import { Actor, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { AppError } from '@app/http';
 import { CertificateError } from '../certs';
+import { mayManageServerWideCas } from '../cert-service/server-wide-cas';
 import { AllowedDomainsDto, CreateEabKeyDto } from './acme-admin.dto';
 import { CreatedEabKey, createEabKey, EabError, setAllowedDomains } from './eab-keys';
 
@@ -26,7 +27,11 @@ export class AcmeAdminService {
 
   setAllowedDomains(actor: Actor, dto: AllowedDomainsDto): Promise<string[]> {
     const domains = (dto.allowedDomains ?? '').split(',');
-    return refusals(() => this.dataSource.transaction((m) => setAllowedDomains(m, this.audit, { orgId: actor.orgId, caName: dto.caName, domains, actor })));
+    return refusals(() =>
+      this.dataSource.transaction(async (m) =>
+        setAllowedDomains(m, this.audit, { orgId: actor.orgId, caName: dto.caName, domains, actor, serverWide: await mayManageServerWideCas(m, actor) }),
+      ),
+    );
   }
 }
 
@@ -34,7 +39,9 @@ async function refusals<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof EabError) throw error.kind === 'invalid' ? AppError.invalid(error.message) : AppError.notFound(error.message);
+    if (error instanceof EabError) {
+      throw error.kind === 'invalid' ? AppError.invalid(error.message) : error.kind === 'forbidden' ? AppError.forbidden(error.message) : AppError.notFound(error.message);
+    }
     // An unknown templateName.
     if (error instanceof CertificateError) throw AppError.invalid(error.message);
     throw error;

@@ -58,9 +58,19 @@ export async function createEabKey(m: EntityManager, keyring: Keyring, audit: Au
 export async function setAllowedDomains(
   m: EntityManager,
   audit: AuditWriter,
-  req: { orgId: number; caName: string; domains: string[]; actor: { id: number | null; username: string; ip?: string; client?: string } },
+  req: {
+    orgId: number;
+    caName: string;
+    domains: string[];
+    actor: { id: number | null; username: string; ip?: string; client?: string };
+    /** The caller may change server-wide CAs (see mayManageServerWideCas); the operator's CLI may. */
+    serverWide: boolean;
+  },
 ): Promise<string[]> {
   const ca = await visibleCa(m, req.orgId, req.caName);
+  if (ca.org_id === null && !req.serverWide) {
+    throw new EabError(`Only a super administrator of the provider organisation may set the names ACME issues for with the built-in CA ${ca.name}`, 'forbidden');
+  }
   let domains: string[];
   try {
     domains = parseAllowedDomains(req.domains);
@@ -100,7 +110,7 @@ async function visibleCa(m: EntityManager, orgId: number, name: string): Promise
 export class EabError extends Error {
   constructor(
     message: string,
-    readonly kind: 'not-found' | 'invalid' = 'not-found',
+    readonly kind: 'not-found' | 'invalid' | 'forbidden' = 'not-found',
   ) {
     super(message);
   }

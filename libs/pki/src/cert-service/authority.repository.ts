@@ -124,7 +124,8 @@ export class AuthorityRepository {
    * server-wide one, hold the name: it names none of them.
    */
   async findPublishedByRef(ref: string): Promise<{ ca?: AuthorityRow; ambiguous: boolean }> {
-    if (/^\d+$/.test(ref)) return { ca: await this.findPublishedById(Number(ref)), ambiguous: false };
+    // More than nine digits is no id (the column is an integer): look it up as a name.
+    if (/^\d{1,9}$/.test(ref)) return { ca: await this.findPublishedById(Number(ref)), ambiguous: false };
     const [first, second] = await this.findPublishedByName(ref);
     if (first && first.org_id !== null && second) return { ambiguous: true };
     return { ca: first, ambiguous: false };

@@ -26,6 +26,7 @@ import { AuthorityRepository, AuthorityRow } from './authority.repository';
 import { CreateCaDto } from './authority.dto';
 import { isUniqueViolation, mapCertErrors } from './cert-errors';
 import { CertificateRepository } from './certificate.repository';
+import { mayManageServerWideCas } from './server-wide-cas';
 
 export const CA_KEY_CONTEXT = 'certificate_authorities.private_key';
 export const ROOT_CA_NAME = 'root-ca';
@@ -164,15 +165,10 @@ export class CertificateAuthoritiesService {
     return { id, name, commonName, serialNumber: made.serialNumber, certificatePem: made.certPem, crlUrl: this.crlUrl({ id, org_id: actor.orgId, name }) };
   }
 
-  /**
-   * A subordinate CA below a server-wide CA is trusted wherever our root is, by every
-   * organisation's clients: only a super administrator of the first (provider) organisation,
-   * which runs the server, may make one (createCA, signCSR isIntermediate).
-   */
+  /** A subordinate CA below a server-wide CA is trusted wherever our root is (createCA, signCSR isIntermediate). */
   async assertMaySubordinate(actor: Actor, parent: AuthorityRow): Promise<void> {
     if (parent.org_id !== null) return;
-    const [org] = await this.dataSource.query('SELECT $1::int = (SELECT min(id) FROM organizations) AS provider', [actor.orgId]);
-    if (!actor.isSuperAdmin || !org.provider) {
+    if (!(await mayManageServerWideCas(this.dataSource.manager, actor))) {
       throw AppError.forbidden(`Only a super administrator may issue an intermediate CA from the built-in CA ${parent.name}`);
     }
   }
