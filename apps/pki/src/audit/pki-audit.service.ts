@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, countAuditRows } from '@app/audit';
 import { listReply, Reply } from '@app/http';
-import { pkiTime } from '../../../../libs/pki/src/key-vault';
+import { pkiTime } from '@app/pki/key-vault';
 import { PkiAuditQueryDto } from './pki-audit.dto';
 
 const DEFAULT_LIMIT = 1000;

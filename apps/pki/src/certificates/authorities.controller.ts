@@ -4,7 +4,7 @@ import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation } from '@app/http';
 import {
   CertificateAuthoritiesService, certReplies, CreateCaDto, DeployCertificateDto, DeploymentService, DeploymentTargetDto,
-} from '../../../../libs/pki/src/cert-service';
+} from '@app/pki/cert-service';
 
 /** pki-api.md op 37 and the two documented extra operations (the README): createCA, saveDeploymentTarget. */
 @ApiLayout('pki')

@@ -6,7 +6,7 @@ import { SecretPath } from '@app/gate';
 import {
   AddCertificateDto, CertificateExportService, CertificateListDto, CertificateRequestDto, CertificateSelectorDto,
   CertificatesService, certReplies, NotificationEmailDto, detailsRecord, GetCertificateDto, RevocationService, RevokeCertificateDto,
-} from '../../../../libs/pki/src/cert-service';
+} from '@app/pki/cert-service';
 
 /** pki-api.md ops 18-24, 32, 36, 39, 43. */
 @ApiLayout('pki')

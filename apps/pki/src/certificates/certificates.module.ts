@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CertServiceModule } from '../../../../libs/pki/src/cert-service';
+import { CertServiceModule } from '@app/pki/cert-service';
 import { CrlController } from '../crl/crl.controller';
 import { OcspController } from '../crl/ocsp.controller';
 import { CsrsController } from '../csrs/csrs.controller';

@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { AppError, FileReply, Public } from '@app/http';
-import { CrlService } from '../../../../libs/pki/src/cert-service';
+import { CrlService } from '@app/pki/cert-service';
 
 /** Public, unauthenticated: the CRL URL put in every certificate our CAs issue, and the CA certificates. */
 @Controller()

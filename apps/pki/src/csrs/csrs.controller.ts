@@ -2,7 +2,7 @@ import { Controller, Get, Post } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
-import { CertificateRequestDto, certReplies, CsrService, ImportCsrDto, SignCsrDto, SigningService } from '../../../../libs/pki/src/cert-service';
+import { CertificateRequestDto, certReplies, CsrService, ImportCsrDto, SignCsrDto, SigningService } from '@app/pki/cert-service';
 
 /** pki-api.md ops 28-31. */
 @ApiLayout('pki')

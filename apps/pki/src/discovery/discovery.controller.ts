@@ -10,7 +10,7 @@ import {
   FileDiscoveryDto,
   RangeDiscoveryDto,
   SingleDiscoveryDto,
-} from '../../../../libs/pki/src/discovery-service';
+} from '@app/pki/discovery-service';
 
 /** SSL discovery (spec ops 25-27) and our job-status operation. */
 @ApiLayout('pki')

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DiscoveryServiceModule } from '../../../../libs/pki/src/discovery-service';
+import { DiscoveryServiceModule } from '@app/pki/discovery-service';
 import { DiscoveryController } from './discovery.controller';
 
 @Module({ imports: [DiscoveryServiceModule], controllers: [DiscoveryController] })

@@ -3,7 +3,7 @@ import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, listReply, Operation, reply, UploadedPart } from '@app/http';
 import { SecretPath } from '@app/gate';
-import { KeyNameDto, KeyVaultKeyDto, KeyVaultService } from '../../../../libs/pki/src/key-vault';
+import { KeyNameDto, KeyVaultKeyDto, KeyVaultService } from '@app/pki/key-vault';
 
 /** The key vault (spec ops 13-17). */
 @ApiLayout('pki')

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { KeyVaultServiceModule } from '../../../../libs/pki/src/key-vault';
+import { KeyVaultServiceModule } from '@app/pki/key-vault';
 import { KeyVaultController } from './key-vault.controller';
 
 @Module({ imports: [KeyVaultServiceModule], controllers: [KeyVaultController] })

@@ -3,7 +3,7 @@ import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation } from '@app/http';
 import { SecretPath } from '@app/gate';
-import { PgpKeyDto, PgpKeysService } from '../../../../libs/pki/src/pgp';
+import { PgpKeyDto, PgpKeysService } from '@app/pki/pgp';
 
 /** Spec op 40. Private export additionally needs PkiManage (checked in the service). */
 @ApiLayout('pki')

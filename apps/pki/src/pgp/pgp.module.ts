@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PgpServiceModule } from '../../../../libs/pki/src/pgp';
+import { PgpServiceModule } from '@app/pki/pgp';
 import { PgpController } from './pgp.controller';
 
 @Module({ imports: [PgpServiceModule], controllers: [PgpController] })

@@ -3,7 +3,7 @@ import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
 import { SecretPath } from '@app/gate';
-import { CreateSshKeyDto, DeleteSshKeyDto, ExportSshKeyDto, ImportSshKeyDto, KeyNameDto, SshOperations } from '../../../../libs/pki/src/ssh-service';
+import { CreateSshKeyDto, DeleteSshKeyDto, ExportSshKeyDto, ImportSshKeyDto, KeyNameDto, SshOperations } from '@app/pki/ssh-service';
 
 /** SSH keys on the pki service (pki-api.md ops 1, 4-8, 33, 38). */
 @ApiLayout('pki')

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SshServiceModule } from '../../../../libs/pki/src/ssh-service';
+import { SshServiceModule } from '@app/pki/ssh-service';
 import { SshKeysController } from './ssh-keys.controller';
 
 @Module({ imports: [SshServiceModule], controllers: [SshKeysController] })

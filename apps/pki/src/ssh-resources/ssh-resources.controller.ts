@@ -2,7 +2,7 @@ import { Controller, Get, Post } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation } from '@app/http';
-import { AcceptHostKeyDto, ApplyCredentialsDto, AssociateKeyDto, EnumerateUsersDto, SshDiscoveryDto, SshOperations, UserOnResourceDto } from '../../../../libs/pki/src/ssh-service';
+import { AcceptHostKeyDto, ApplyCredentialsDto, AssociateKeyDto, EnumerateUsersDto, SshDiscoveryDto, SshOperations, UserOnResourceDto } from '@app/pki/ssh-service';
 
 /** SSH hosts, their users and key associations on the pki service (pki-api.md ops 2-3, 9-12, 34-35), plus SSH host discovery. */
 @ApiLayout('pki')

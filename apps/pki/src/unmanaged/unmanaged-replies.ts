@@ -1,5 +1,5 @@
 import { Reply } from '@app/http';
-import type { ImportOutcome } from '../../../../libs/pki/src/unmanaged';
+import type { ImportOutcome } from '@app/pki/unmanaged';
 
 /** details[] holds one object of `<file>::<n>` → placeholder; totalRows counts the files. */
 export function listReplyOf(entries: Record<string, string>): Reply {

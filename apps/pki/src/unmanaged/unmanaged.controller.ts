@@ -2,7 +2,7 @@ import { Controller, Get, Post } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, Reply } from '@app/http';
-import { UnmanagedCertificatesService, UnmanagedListDto } from '../../../../libs/pki/src/unmanaged';
+import { UnmanagedCertificatesService, UnmanagedListDto } from '@app/pki/unmanaged';
 import { importReply, listReplyOf } from './unmanaged-replies';
 import { AnyUpload } from './any-upload.decorator';
 

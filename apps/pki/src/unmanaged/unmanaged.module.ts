@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { UnmanagedServiceModule } from '../../../../libs/pki/src/unmanaged';
+import { UnmanagedServiceModule } from '@app/pki/unmanaged';
 import { UnmanagedController } from './unmanaged.controller';
 
 @Module({ imports: [UnmanagedServiceModule], controllers: [UnmanagedController] })

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Operation, reply } from '@app/http';
-import { VulnerabilityCountService } from '../../../../libs/pki/src/discovery-service';
+import { VulnerabilityCountService } from '@app/pki/discovery-service';
 
 /** Spec op 42: counts over the scans stored by discovery. */
 @ApiLayout('pki')

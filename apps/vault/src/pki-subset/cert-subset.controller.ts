@@ -6,7 +6,7 @@ import { SecretPath } from '@app/gate';
 import {
   AddCertificateDto, CertificateExportService, CertificateListDto, CertificateRequestDto, CertificateSelectorDto,
   CertificatesService, certReplies, NotificationEmailDto, CsrService, endpointRecord, GetCertificateDto,
-} from '../../../../libs/pki/src/cert-service';
+} from '@app/pki/cert-service';
 
 /** The vault's certificate subset on prefix B (vault-api.md ops 31-37, 40, 41), same domain as the pki service. */
 @ApiLayout('vaultB')

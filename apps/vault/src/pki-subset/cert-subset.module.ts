@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CertServiceModule } from '../../../../libs/pki/src/cert-service';
+import { CertServiceModule } from '@app/pki/cert-service';
 import { VaultCertificatesController } from './cert-subset.controller';
 
 @Module({ imports: [CertServiceModule], controllers: [VaultCertificatesController] })

@@ -9,7 +9,7 @@ import {
   discoveryStatusReply,
   RangeDiscoveryDto,
   SingleDiscoveryDto,
-} from '../../../../libs/pki/src/discovery-service';
+} from '@app/pki/discovery-service';
 
 /**
  * vault-api.md ops 38, 39 on prefix B: the same discovery as the pki service; the

@@ -5,7 +5,7 @@ import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
 import { SecretPath } from '@app/gate';
 import {
   AcceptHostKeyDto, AssociateKeyDto, CreateSshKeyDto, DeleteSshKeyDto, ExportSshKeyDto, ImportSshKeyDto, KeyNameDto, SshOperations, UserOnResourceDto,
-} from '../../../../libs/pki/src/ssh-service';
+} from '@app/pki/ssh-service';
 
 /** The vault's SSH subset on prefix B (vault-api.md ops 24-30, 47-49), same domain as the pki service. */
 @ApiLayout('vaultB')

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SshServiceModule } from '../../../../libs/pki/src/ssh-service';
+import { SshServiceModule } from '@app/pki/ssh-service';
 import { VaultSshKeysController } from './ssh-keys.controller';
 import { SshRemoteResetController } from './ssh-remote-reset.controller';
 import { SshRemoteResetModule } from './ssh-remote-reset.module';
