@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { Response } from 'express';
-import { ParsedRequest, Public } from '@app/http';
+import { ParsedRequest, ProtocolOperation, Public } from '@app/http';
 import { OcspService } from '@app/pki/cert-service';
 
 const OCSP_RESPONSE = 'application/ocsp-response';
@@ -15,12 +15,14 @@ export class OcspController {
   constructor(private readonly ocsp: OcspService) {}
 
   @Post('ocsp/:ca')
+  @ProtocolOperation('ocsp', 'OCSPRequest')
   @Public()
   async post(@Param('ca') ca: string, @Req() req: ParsedRequest, @Res() res: Response) {
     send(res, await this.ocsp.respond(ca, req.rawBody ?? Buffer.alloc(0)), false);
   }
 
   @Get('ocsp/:ca/*request')
+  @ProtocolOperation('ocsp', 'OCSPRequest')
   @Public()
   async get(@Param('ca') ca: string, @Req() req: ParsedRequest, @Res() res: Response) {
     send(res, await this.ocsp.respond(ca, requestFromPath(req.originalUrl)), true);
