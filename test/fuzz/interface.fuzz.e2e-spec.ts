@@ -28,6 +28,8 @@ const MAY_CHANGE_ON_FAILURE = [
   'audit', // refusals worth auditing (denied reads, failed logins) are audited
   'audit_chain',
   'audit_checkpoints', // the sealer's background work
+  'audit_seals',
+  'audit_counts',
   'api_tokens', // last use of the token
 ];
 

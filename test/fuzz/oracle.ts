@@ -40,7 +40,8 @@ export function resultStatus(json: any): string | undefined {
  */
 export function answerProblems(route: FuzzRoute, method: string, answer: RawAnswer): string[] {
   const problems = serverProblems(answer);
-  if (isFileAnswer(answer)) return problems;
+  // An answer to HEAD has no body: its status is all there is to judge.
+  if (isFileAnswer(answer) || method === 'HEAD') return problems;
   const type = String(answer.headers['content-type'] ?? '');
   if (!answer.json || typeof answer.json !== 'object') {
     problems.push(`not a JSON envelope (${type}): ${answer.text.slice(0, 80)}`);

@@ -17,8 +17,14 @@ export interface ProtocolVerdict {
  * request sent with another method, which the router refuses with the ordinary envelope.
  */
 export function protocolVerdict(route: FuzzRoute, method: string, answer: RawAnswer): ProtocolVerdict | undefined {
-  if (!route.protocol || method !== route.method) return undefined;
-  return route.protocol.protocol === 'acme' ? acmeVerdict(answer) : ocspVerdict(answer);
+  if (!route.protocol || method !== route.method || unrouted(answer)) return undefined;
+  return route.protocol.protocol === 'acme' ? acmeVerdict(method, answer) : ocspVerdict(answer);
+}
+
+/** The router's own 404 (a path with more segments, one that names no route): the envelope oracle's case. */
+function unrouted(answer: RawAnswer): boolean {
+  const type = String(answer.headers['content-type'] ?? '');
+  return answer.status === 404 && /^application\/json\b/.test(type);
 }
 
 /**
@@ -26,16 +32,17 @@ export function protocolVerdict(route: FuzzRoute, method: string, answer: RawAns
  * error type, the HTTP status), each with a fresh Replay-Nonce, so a refusal writes the nonce
  * table and nothing else.
  */
-function acmeVerdict(answer: RawAnswer): ProtocolVerdict {
+function acmeVerdict(method: string, answer: RawAnswer): ProtocolVerdict {
   const verdict: ProtocolVerdict = { problems: [], status: 'Failed', mayChangeOnFailure: ['acme_nonces'] };
   if (answer.status >= 200 && answer.status < 300) return { ...verdict, status: 'Success' };
   const type = String(answer.headers['content-type'] ?? '');
-  const doc = answer.json;
   if (!/^application\/problem\+json\b/.test(type)) verdict.problems.push(`ACME refusal is not application/problem+json (${type})`);
+  if (!answer.headers['replay-nonce']) verdict.problems.push('ACME problem without a Replay-Nonce');
+  if (method === 'HEAD') return verdict; // an answer to HEAD has no body
+  const doc = answer.json;
   if (typeof doc?.type !== 'string' || !doc.type.startsWith('urn:ietf:params:acme:error:')) verdict.problems.push('ACME problem without an ACME error type');
   if (doc?.status !== undefined && doc.status !== answer.status) verdict.problems.push(`ACME problem status ${doc.status} differs from HTTP ${answer.status}`);
   if (typeof doc?.detail !== 'string' || doc.detail === '') verdict.problems.push('ACME problem without a detail');
-  if (!answer.headers['replay-nonce']) verdict.problems.push('ACME problem without a Replay-Nonce');
   return verdict;
 }
 

@@ -1,7 +1,8 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { Response } from 'express';
 import { ParsedRequest, ProtocolOperation, Public } from '@app/http';
 import { OcspService } from '@app/pki/cert-service';
+import { OcspRefusalFilter } from './ocsp-refusal.filter';
 
 const OCSP_RESPONSE = 'application/ocsp-response';
 
@@ -10,6 +11,7 @@ const OCSP_RESPONSE = 'application/ocsp-response';
  * Access of every certificate our CAs issue. POST carries the DER request as the body;
  * GET carries it base64 (then URL-encoded) as the last path segment (RFC 6960 appendix A).
  */
+@UseFilters(OcspRefusalFilter)
 @Controller()
 export class OcspController {
   constructor(private readonly ocsp: OcspService) {}
