@@ -53,8 +53,9 @@ export class PgpKeysService {
     return new FileReply(armored, `${fileBase}_private.asc`, 'application/pgp-keys');
   }
 
-  private async resolveUser(actor: Actor, text: string | undefined): Promise<UserRow> {
-    if (text === undefined || text.trim() === '') return { id: actor.id, username: actor.username, email: await this.emailOf(actor.id) };
+  private async resolveUser(actor: Actor, text: string | null | undefined): Promise<UserRow> {
+    // JSON null passes the optional check as absent does (found by the fuzz suite).
+    if (text === undefined || text === null || text.trim() === '') return { id: actor.id, username: actor.username, email: await this.emailOf(actor.id) };
     for (const name of userNameCandidates(text)) {
       const [user] = await this.dataSource.query(`SELECT id, username, email FROM users WHERE org_id = $1 AND username_key = lower($2)`, [actor.orgId, name]);
       if (user) return user;
