@@ -12,6 +12,15 @@ const LEAKS = [
   /is not a constructor|Cannot read propert|undefined is not/i,
 ];
 
+/** What no answer may show, envelope or not: a 5xx, a leak (binary protocol answers are not text). */
+export function serverProblems(answer: RawAnswer): string[] {
+  const problems: string[] = [];
+  if (answer.status >= 500) problems.push(`HTTP ${answer.status}`);
+  if (String(answer.headers['content-type'] ?? '') === 'application/ocsp-response') return problems;
+  for (const leak of LEAKS) if (leak.test(answer.text)) problems.push(`leaks ${leak}`);
+  return problems;
+}
+
 /** A route that serves a file or plain text (an export, a CRL, a PGP key) answered it. */
 export function isFileAnswer(answer: RawAnswer): boolean {
   const type = String(answer.headers['content-type'] ?? '');
@@ -30,10 +39,9 @@ export function resultStatus(json: any): string | undefined {
  * envelope of the route's layout (or a file for a route that serves one).
  */
 export function answerProblems(route: FuzzRoute, method: string, answer: RawAnswer): string[] {
-  const problems: string[] = [];
-  if (answer.status >= 500) problems.push(`HTTP ${answer.status}`);
-  for (const leak of LEAKS) if (leak.test(answer.text)) problems.push(`leaks ${leak}`);
-  if (isFileAnswer(answer)) return problems;
+  const problems = serverProblems(answer);
+  // An answer to HEAD has no body: its status is all there is to judge.
+  if (isFileAnswer(answer) || method === 'HEAD') return problems;
   const type = String(answer.headers['content-type'] ?? '');
   if (!answer.json || typeof answer.json !== 'object') {
     problems.push(`not a JSON envelope (${type}): ${answer.text.slice(0, 80)}`);

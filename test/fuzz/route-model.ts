@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { CUSTOM_ROUTE_ARGS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { getMetadataStorage } from 'class-validator';
-import { Layout, LAYOUT, OPERATION, OperationMeta } from '@app/http';
+import { Layout, LAYOUT, OPERATION, OperationMeta, PROTOCOL, ProtocolMeta } from '@app/http';
 import { discoverRoutes } from '../auth/routes';
 
 export type Service = 'vault' | 'pki';
@@ -15,6 +15,8 @@ export interface FuzzRoute {
   /** Layout of its envelope; errors before the handler is known use the service default. */
   layout: Layout;
   operation?: OperationMeta;
+  /** A route of a standard protocol (ACME, OCSP): it answers in that protocol, not an envelope. */
+  protocol?: ProtocolMeta;
   /** Field names its DTOs declare (INPUT_DATA Details, query or form). */
   fields: string[];
   /** Multipart part names it reads files from. */
@@ -37,7 +39,8 @@ export function fuzzRoutes(app: INestApplication, service: Service): FuzzRoute[]
     }
     const layout = (Reflect.getMetadata(LAYOUT, handler) ?? Reflect.getMetadata(LAYOUT, route.controller) ?? DEFAULT_LAYOUT[service]) as Layout;
     const operation = Reflect.getMetadata(OPERATION, handler) as OperationMeta | undefined;
-    return { service, method: route.method, path: route.path, permission: route.permission, layout, operation, fields: [...fields], parts };
+    const protocol = (Reflect.getMetadata(PROTOCOL, handler) ?? Reflect.getMetadata(PROTOCOL, route.controller)) as ProtocolMeta | undefined;
+    return { service, method: route.method, path: route.path, permission: route.permission, layout, operation, protocol, fields: [...fields], parts };
   });
 }
 

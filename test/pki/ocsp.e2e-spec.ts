@@ -7,6 +7,7 @@ import { checkRevocation } from '@app/pki/discovery';
 import { readCertificateDers } from '@app/pki/certs';
 import { startTestServices, TestServices } from '../support/app';
 import { inputData } from '../support/http';
+import { rawRequest } from '../support/raw-http';
 import { startNodeTlsServer, Peer } from '../support/tls-peers';
 import { createOrgWithAdmin } from '../vault/users-orgs';
 import { API, binary, client, Tools } from './cert-e2e-helpers';
@@ -164,6 +165,13 @@ describe('OCSP responder of our CAs (RFC 6960), checked with openssl ocsp', () =
     expect(res.body.toString('hex')).toBe('30030a0101');
     const none = await request(s.pkiUrl).post('/ocsp/no-such-ca').set('content-type', 'application/ocsp-request').send(readFileSync(tools.file('get.req'))).buffer(true).parse(binary);
     expect(none.body.toString('hex')).toBe('30030a0106');
+  });
+
+  it('answers malformedRequest, not the JSON envelope, to a CA name that does not decode (found by the fuzz suite)', async () => {
+    const bad = await rawRequest(s.pkiUrl, { method: 'POST', path: '/ocsp/%FF', headers: { 'Content-Type': 'application/ocsp-request' }, body: readFileSync(tools.file('get.req')) });
+    expect({ status: bad.status, type: bad.headers['content-type'], body: bad.body.toString('hex') }).toEqual({ status: 200, type: 'application/ocsp-response', body: '30030a0101' });
+    const nul = await rawRequest(s.pkiUrl, { method: 'GET', path: `/ocsp/a%00b/${encodeURIComponent(readFileSync(tools.file('get.req')).toString('base64'))}` });
+    expect({ status: nul.status, type: nul.headers['content-type'], body: nul.body.toString('hex') }).toEqual({ status: 200, type: 'application/ocsp-response', body: '30030a0101' });
   });
 
   it('made one delegated responder certificate per CA, stored sealed and audited', async () => {

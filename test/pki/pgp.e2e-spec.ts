@@ -67,6 +67,10 @@ describe('pki getPGPKey (op 40)', () => {
     expect((await openpgp.readKey({ armoredKey: unescaped.body })).getUserIDs()).toEqual(['DOMAIN\\jdoe']);
     const own = await getKey({});
     expect((await openpgp.readKey({ armoredKey: own.body })).getUserIDs()).toEqual(['admin']);
+    // A JSON null is no user named, as absent is (it was a 500, found by the fuzz suite).
+    const nulled = await getKey({ User: null } as never);
+    expect(nulled.status).toBe(200);
+    expect((await openpgp.readKey({ armoredKey: nulled.body })).getUserIDs()).toEqual(['admin']);
   });
 
   it('refuses unknown users, unknown export types, and private export without PkiManage', async () => {

@@ -62,6 +62,13 @@ describe('GET /openapi.json (OpenAPI 3.1)', () => {
     const subset = docs.vault.paths['/api/pki/restapi/getAllSSLCertificates'].get;
     expect(subset.responses['200'].content['application/json'].schema.allOf[1].properties).toHaveProperty('SSLCertificates');
     expect(docs.vault.paths['/metrics'].get['x-permission']).toBe('metrics.read');
+    // Standard protocols carry their own operation names and media types, not an envelope.
+    const newAccount = docs.pki.paths['/acme/{ca}/new-account'].post;
+    expect(newAccount).toMatchObject({ 'x-operation-name': 'newAccount', 'x-permission': 'public', 'x-response-layout': 'acme' });
+    expect(Object.keys(newAccount.responses['4XX'].content)).toEqual(['application/problem+json']);
+    const ocsp = docs.pki.paths['/ocsp/{ca}'].post;
+    expect(ocsp).toMatchObject({ 'x-operation-name': 'OCSPRequest', 'x-response-layout': 'ocsp' });
+    expect(Object.keys(ocsp.responses['200'].content)).toEqual(['application/ocsp-response']);
   });
 
   it.each(['vault', 'pki'] as const)('%s: operation snapshot', (name) => {

@@ -4,6 +4,8 @@ export interface RawAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body as received (binary answers: OCSP responses, DER files). */
+  body: Buffer;
   /** The body parsed as JSON, or undefined when it is not JSON. */
   json: any;
 }
@@ -31,14 +33,15 @@ export function rawRequest(baseUrl: string, req: RawRequest, timeoutMs = 30_000)
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
           let json: unknown;
           try {
             json = JSON.parse(text);
           } catch {
             json = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: bytes, json });
         });
         res.on('error', reject);
       },

@@ -34,5 +34,21 @@ export function Operation(name: string, permission: string, options: OperationOp
 
 export const ApiLayout = (layout: Layout) => SetMetadata(LAYOUT, layout);
 
+/**
+ * A standard protocol a route speaks instead of an envelope: its own media types and its own
+ * errors (ACME: RFC 8555 problem documents with a fresh nonce; OCSP: RFC 6960 DER responses).
+ */
+export type Protocol = 'acme' | 'ocsp';
+export const PROTOCOL = 'api:protocol';
+
+export interface ProtocolMeta {
+  protocol: Protocol;
+  /** The operation's name in its standard (newAccount, finalize...), for the API document and metrics. */
+  name: string;
+}
+
+/** Declares a route of a standard protocol (public: such protocols authenticate in their own way). */
+export const ProtocolOperation = (protocol: Protocol, name: string) => SetMetadata(PROTOCOL, { protocol, name } satisfies ProtocolMeta);
+
 /** Opts a route out of authentication (health, CRLs). */
 export const Public = () => SetMetadata(PUBLIC, true);

@@ -2,7 +2,7 @@ import { RequestMethod, Type } from '@nestjs/common';
 import { CUSTOM_ROUTE_ARGS_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { getMetadataStorage } from 'class-validator';
-import { Layout, LAYOUT, OPERATION, OperationMeta, PERMISSION, PUBLIC } from './operation.decorator';
+import { Layout, LAYOUT, OPERATION, OperationMeta, PERMISSION, PROTOCOL, ProtocolMeta, PUBLIC } from './operation.decorator';
 
 /** One route of a service as its metadata declares it: the source of names, metrics and the API document. */
 export interface CatalogRoute {
@@ -16,6 +16,8 @@ export interface CatalogRoute {
   permission?: string;
   isPublic: boolean;
   layout?: Layout;
+  /** Set for a route of a standard protocol (ACME, OCSP), which answers no envelope. */
+  protocol?: ProtocolMeta;
   /** The DTO of @Input(Dto), when the route reads INPUT_DATA. */
   input?: Type<object>;
   /** Parts named by @UploadedPart(name). */
@@ -57,6 +59,7 @@ function controllerRoutes(controller: Function): CatalogRoute[] {
           permission: isPublic ? undefined : Reflect.getMetadata(PERMISSION, handler),
           isPublic,
           layout: Reflect.getMetadata(LAYOUT, handler) ?? Reflect.getMetadata(LAYOUT, controller),
+          protocol: Reflect.getMetadata(PROTOCOL, handler) ?? Reflect.getMetadata(PROTOCOL, controller),
           ...args,
         });
       }

@@ -1,6 +1,7 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../../migrations';
+import { ListenedClient } from './listened-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export interface DatabaseTimeouts {
@@ -23,6 +24,8 @@ export function dataSourceOptions(url: string, poolSize = 20, timeouts: Database
     migrationsTransactionMode: 'each',
     connectTimeoutMS: connectTimeoutMs,
     extra: {
+      // Every pooled client keeps an 'error' listener (see ListenedClient).
+      Client: ListenedClient,
       max: poolSize,
       application_name: 'credential-vault',
       // A connection whose peer vanished without a word (host down, cable cut) is noticed.

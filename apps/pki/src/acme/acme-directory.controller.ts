@@ -1,6 +1,6 @@
 import { Controller, Get, Head, Req, Res, UseFilters } from '@nestjs/common';
 import { Response } from 'express';
-import { ParsedRequest, Public } from '@app/http';
+import { ParsedRequest, ProtocolOperation, Public } from '@app/http';
 import { AcmeVerifier } from '@app/pki/acme-service';
 import { AcmeHttp } from './acme-http';
 import { AcmeProblemFilter } from './acme-problem.filter';
@@ -16,6 +16,7 @@ export class AcmeDirectoryController {
   ) {}
 
   @Get('directory')
+  @ProtocolOperation('acme', 'directory')
   async directory(@Req() req: ParsedRequest, @Res() res: Response) {
     const urls = this.http.urls(req);
     await this.verifier.ca(urls);
@@ -32,6 +33,7 @@ export class AcmeDirectoryController {
   }
 
   @Head('new-nonce')
+  @ProtocolOperation('acme', 'newNonce')
   async headNonce(@Req() req: ParsedRequest, @Res() res: Response) {
     const urls = this.http.urls(req);
     await this.verifier.ca(urls);
@@ -39,6 +41,7 @@ export class AcmeDirectoryController {
   }
 
   @Get('new-nonce')
+  @ProtocolOperation('acme', 'newNonce')
   async getNonce(@Req() req: ParsedRequest, @Res() res: Response) {
     const urls = this.http.urls(req);
     await this.verifier.ca(urls);

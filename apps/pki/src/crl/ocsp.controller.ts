@@ -1,7 +1,8 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { Response } from 'express';
-import { ParsedRequest, Public } from '@app/http';
+import { ParsedRequest, ProtocolOperation, Public } from '@app/http';
 import { OcspService } from '@app/pki/cert-service';
+import { OcspRefusalFilter } from './ocsp-refusal.filter';
 
 const OCSP_RESPONSE = 'application/ocsp-response';
 
@@ -10,17 +11,20 @@ const OCSP_RESPONSE = 'application/ocsp-response';
  * Access of every certificate our CAs issue. POST carries the DER request as the body;
  * GET carries it base64 (then URL-encoded) as the last path segment (RFC 6960 appendix A).
  */
+@UseFilters(OcspRefusalFilter)
 @Controller()
 export class OcspController {
   constructor(private readonly ocsp: OcspService) {}
 
   @Post('ocsp/:ca')
+  @ProtocolOperation('ocsp', 'OCSPRequest')
   @Public()
   async post(@Param('ca') ca: string, @Req() req: ParsedRequest, @Res() res: Response) {
     send(res, await this.ocsp.respond(ca, req.rawBody ?? Buffer.alloc(0)), false);
   }
 
   @Get('ocsp/:ca/*request')
+  @ProtocolOperation('ocsp', 'OCSPRequest')
   @Public()
   async get(@Param('ca') ca: string, @Req() req: ParsedRequest, @Res() res: Response) {
     send(res, await this.ocsp.respond(ca, requestFromPath(req.originalUrl)), true);

@@ -53,15 +53,16 @@ export class PgpKeysService {
     });
   }
 
-  private async requireUser(actor: Actor, text: string | undefined): Promise<UserRow> {
+  private async requireUser(actor: Actor, text: string | null | undefined): Promise<UserRow> {
     const user = await this.findUser(actor, text);
     if (!user) throw AppError.notFound(`User ${userNameCandidates(text ?? '')[0]} does not exist`);
     return user;
   }
 
   /** The caller, or a user of the caller's organisation named by `text`. */
-  private async findUser(actor: Actor, text: string | undefined): Promise<UserRow | undefined> {
-    if (text === undefined || text.trim() === '') {
+  private async findUser(actor: Actor, text: string | null | undefined): Promise<UserRow | undefined> {
+    // JSON null passes the optional check as absent does (found by the fuzz suite).
+    if (text === undefined || text === null || text.trim() === '') {
       const [self] = await this.dataSource.query(`SELECT id, org_id, username, email FROM users WHERE org_id = $1 AND id = $2`, [actor.orgId, actor.id]);
       return self;
     }

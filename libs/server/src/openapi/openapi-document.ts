@@ -1,4 +1,4 @@
-import { Layout } from '@app/http';
+import { Layout, Protocol } from '@app/http';
 import { CatalogRoute } from '@app/http';
 import { dtoSchema, Schema } from './dto-schema';
 
@@ -48,12 +48,13 @@ export function openApiDocument(input: DocumentInput): Record<string, unknown> {
 function operationObject(route: CatalogRoute, defaultLayout: Layout, schemas: Record<string, Schema>, used: Set<string>): Record<string, unknown> {
   const layout = route.layout ?? defaultLayout;
   const name = route.operation?.name;
+  const protocol = route.protocol;
   const op: Record<string, unknown> = {
     operationId: uniqueId(`${route.controller.name.replace(/Controller$/, '')}_${route.handler.name}`, used),
-    summary: name ?? `${route.method} ${route.path}`,
-    'x-operation-name': name ?? null,
+    summary: name ?? (protocol ? `${PROTOCOLS[protocol.protocol].title} ${protocol.name}` : `${route.method} ${route.path}`),
+    'x-operation-name': name ?? protocol?.name ?? null,
     'x-permission': route.isPublic ? 'public' : (route.permission ?? null),
-    'x-response-layout': name ? layout : 'none',
+    'x-response-layout': name ? layout : (protocol?.protocol ?? 'none'),
     security: route.isPublic ? [] : [{ AUTHTOKEN: [] }, { AUTHTOKEN_query: [] }],
   };
   const parameters: Record<string, unknown>[] = [...route.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => ({
@@ -82,6 +83,10 @@ function operationObject(route: CatalogRoute, defaultLayout: Layout, schemas: Re
     }
   }
   if (parameters.length) op.parameters = parameters;
+  if (protocol) {
+    op.responses = PROTOCOLS[protocol.protocol].responses;
+    return op;
+  }
   op.responses = {
     '200': {
       description: name ? `The ${layout} envelope named ${name}` : 'The answer',
@@ -91,6 +96,23 @@ function operationObject(route: CatalogRoute, defaultLayout: Layout, schemas: Re
   };
   return op;
 }
+
+// Routes of standard protocols answer in their own media types, not an envelope.
+const PROTOCOLS: Record<Protocol, { title: string; responses: Record<string, unknown> }> = {
+  acme: {
+    title: 'ACME (RFC 8555)',
+    responses: {
+      '2XX': { description: 'The ACME resource (application/json, or application/pem-certificate-chain for a certificate), with a Replay-Nonce' },
+      '4XX': { description: 'An RFC 8555 problem document (application/problem+json), with a Replay-Nonce', content: { 'application/problem+json': { schema: { type: 'object', properties: { type: { type: 'string' }, detail: { type: 'string' }, status: { type: 'integer' } }, required: ['type'] } } } },
+    },
+  },
+  ocsp: {
+    title: 'OCSP (RFC 6960)',
+    responses: {
+      '200': { description: 'A DER OCSPResponse, malformedRequest or unauthorized included', content: { 'application/ocsp-response': { schema: { type: 'string', contentMediaType: 'application/ocsp-response' } } } },
+    },
+  },
+};
 
 function responseSchema(layout: Layout, detailsKey?: string): Schema {
   const ref = { $ref: `#/components/schemas/Envelope_${layout}` };
