@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Identifier, Jwk } from '../acme';
 import { affected } from './affected';
+import { isCaIdRef } from '../cert-service/authority.repository';
 
 export interface AccountRow {
   id: number;
@@ -64,7 +65,7 @@ export class AcmeRepository {
    * like the public /crl and /ocsp routes; never the internal service CA.
    */
   async caByName(ref: string): Promise<{ id: number; org_id: number | null; name: string; allowed_domains: string[] } | undefined> {
-    const byId = /^\d+$/.test(ref);
+    const byId = isCaIdRef(ref);
     const [first, second] = await this.dataSource.query(
       `SELECT c.id, c.org_id, c.name, COALESCE(p.allowed_domains, '{}') AS allowed_domains
          FROM certificate_authorities c LEFT JOIN acme_profiles p ON p.ca_id = c.id

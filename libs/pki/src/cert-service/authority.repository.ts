@@ -45,6 +45,11 @@ const VISIBLE = '(a.org_id IS NULL OR a.org_id = $1) AND NOT a.internal';
  * Certificate authorities, their sealed keys and their published CRLs. Every look-up takes
  * the organisation first; `null` is the scope of the server-wide CAs made at first start.
  */
+/** A public CA reference that is an id: up to nine digits (the column is an integer); longer is a name. */
+export function isCaIdRef(ref: string): boolean {
+  return /^\d{1,9}$/.test(ref);
+}
+
 @Injectable()
 export class AuthorityRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -124,8 +129,7 @@ export class AuthorityRepository {
    * server-wide one, hold the name: it names none of them.
    */
   async findPublishedByRef(ref: string): Promise<{ ca?: AuthorityRow; ambiguous: boolean }> {
-    // More than nine digits is no id (the column is an integer): look it up as a name.
-    if (/^\d{1,9}$/.test(ref)) return { ca: await this.findPublishedById(Number(ref)), ambiguous: false };
+    if (isCaIdRef(ref)) return { ca: await this.findPublishedById(Number(ref)), ambiguous: false };
     const [first, second] = await this.findPublishedByName(ref);
     if (first && first.org_id !== null && second) return { ambiguous: true };
     return { ca: first, ambiguous: false };
