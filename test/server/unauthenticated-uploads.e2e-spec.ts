@@ -35,6 +35,18 @@ async function flood(url: string, token: string, count: number, size: number, ca
   return JSON.parse(stdout);
 }
 
+/**
+ * Every upload got the authentication failure. The server answers without reading the body,
+ * so now and then a client's write meets the closed socket (EPIPE) before it reads that
+ * answer; nothing else may come back, and most must read it.
+ */
+function expectRefused(answers: Record<string, number>, count: number): void {
+  const { [`200 ${AUTH_FAILED_MESSAGE}`]: refused = 0, 'error EPIPE': closed = 0, ...other } = messages(answers);
+  expect(other).toEqual({});
+  expect(refused + closed).toBe(count);
+  expect(refused).toBeGreaterThanOrEqual(Math.ceil(count * 0.75));
+}
+
 /** `{ "<status> <body>": count }` → `{ "<status> <result message>": count }`. */
 function messages(answers: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
@@ -70,7 +82,7 @@ describe('request bodies are bounded before authentication', () => {
     clearInterval(timer);
     const peak = canReset ? peakRss() : sampler.peak;
 
-    expect(messages(answers)).toEqual({ [`200 ${AUTH_FAILED_MESSAGE}`]: 100 });
+    expectRefused(answers, 100);
     expect(peak - baseline).toBeLessThan(RSS_BOUND);
     const uploads = join(s.config.dataDir, 'uploads');
     for (const dir of readdirSync(uploads)) expect(readdirSync(join(uploads, dir))).toEqual([]);
@@ -78,7 +90,7 @@ describe('request bodies are bounded before authentication', () => {
 
   it('the same with the token in the query, on the vault', async () => {
     const answers = await flood(`${s.vaultUrl}/api/pki/restapi/addSSHKey`, 'not-a-valid-token', 20, 10 * MiB, 'query');
-    expect(messages(answers)).toEqual({ [`200 ${AUTH_FAILED_MESSAGE}`]: 20 });
+    expectRefused(answers, 20);
   });
 
   it('a valid token uploads as before, and the temporary files are gone after the answer', async () => {
