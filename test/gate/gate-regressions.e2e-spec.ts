@@ -1,5 +1,5 @@
-import { createServer, Server } from 'node:net';
 import { startTestServices, TestServices } from '../support/app';
+import { ConnectionSink, startConnectionSink } from '../support/connection-sink';
 import { createResource } from '../support/factories';
 import { call, controlledResource, requestStatus, share, TestUser, user, workflow } from '../vault/workflow-helpers';
 
@@ -11,23 +11,16 @@ describe('gate regressions', () => {
   let s: TestServices;
   let w: ReturnType<typeof workflow>;
   let owner: TestUser;
-  let sink: Server;
-  let sinkPort = 0;
-  let connections = 0;
+  let sink: ConnectionSink;
 
   beforeAll(async () => {
     s = await startTestServices({ SWEEP_INTERVAL_MS: '3600000' });
     w = workflow(s.vaultUrl);
     owner = await user(s, 'Password Administrator', 'reg-owner');
-    sink = createServer((socket) => {
-      connections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-    sinkPort = (sink.address() as { port: number }).port;
+    sink = await startConnectionSink();
   });
   afterAll(async () => {
-    await new Promise((resolve) => sink.close(resolve));
+    await sink.close();
     await s.close();
   });
 
@@ -41,10 +34,10 @@ describe('gate regressions', () => {
     const op = await call(s.vaultUrl, 'put', `${V}/resources/${r.resourceId}/remotepasswordreset`, mallory.token, {
       ACCOUNTNAME: r.accountName,
       DNSNAME: '127.0.0.1',
-      PORT: sinkPort,
+      PORT: sink.port,
     });
     expect(op.result).toEqual({ status: 'Failed', message: `You need full access to resource ${r.name} to point its stored credentials at another host` });
-    expect(connections).toBe(0);
+    expect(sink.connections()).toBe(0);
     expect(await auditOf(mallory.id, 'Password Use Denied')).toEqual([{ outcome: 'Failed', description: 'refused: LEVEL' }]);
     const [resource] = await s.dataSource.query('SELECT dns_name, remote_account_id FROM resources WHERE id = $1', [r.resourceId]);
     expect(resource).toEqual({ dns_name: 'db.internal', remote_account_id: null });

@@ -1,8 +1,8 @@
-import { createServer, Server } from 'node:net';
 import request from 'supertest';
 import { discoverRoutes } from '../auth/routes';
 import { PKI_SECRET_PATHS } from '../pki/pki-secret-paths';
 import { startTestServices, TestServices } from '../support/app';
+import { ConnectionSink, startConnectionSink } from '../support/connection-sink';
 import { createResource } from '../support/factories';
 import { inputData, Json } from '../support/http';
 import { createOrgWithAdmin } from '../vault/users-orgs';
@@ -38,9 +38,7 @@ interface SecretRoute {
 
 const V = '/restapi/json/v1';
 const NEW_PASSWORD = 'Brand-New-Pass-77!';
-let sink: Server;
-let sinkPort = 0;
-let sinkConnections = 0;
+let sink: ConnectionSink;
 
 async function viaHttp(req: request.Test, token: string, details: Json, inQuery: boolean): Promise<Json> {
   req.set('AUTHTOKEN', token);
@@ -99,7 +97,7 @@ const ROUTES: SecretRoute[] = [
     // A Password User's role cannot reach the route (resource.manage), so the help-desk case is the guard's.
     skip: ['help desk'],
     send: (s, f, extra = {}) =>
-      call(s.vaultUrl, 'put', `${V}/resources/${f.resourceId}/remotepasswordreset`, f.caller.token, { ACCOUNTNAME: f.accountName, DNSNAME: '127.0.0.1', PORT: sinkPort, ...extra }),
+      call(s.vaultUrl, 'put', `${V}/resources/${f.resourceId}/remotepasswordreset`, f.caller.token, { ACCOUNTNAME: f.accountName, DNSNAME: '127.0.0.1', PORT: sink.port, ...extra }),
   },
 ];
 
@@ -126,15 +124,10 @@ describe('secret paths: one gate refuses, and audits, every path alike', () => {
     w = workflow(s.vaultUrl);
     owner = await user(s, 'Password Administrator', 'gate-owner');
     strict = await createOrgWithAdmin(s, `gate-strict-${process.pid}`);
-    sink = createServer((socket) => {
-      sinkConnections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-    sinkPort = (sink.address() as { port: number }).port;
+    sink = await startConnectionSink();
   });
   afterAll(async () => {
-    await new Promise((resolve) => sink.close(resolve));
+    await sink.close();
     await s.close();
   });
 
@@ -223,7 +216,7 @@ describe('secret paths: one gate refuses, and audits, every path alike', () => {
     const f = await fixture(condition);
     const [before] = await s.dataSource.query('SELECT password FROM accounts WHERE id = $1', [f.accountId]);
     const maxAudit = Number((await s.dataSource.query('SELECT coalesce(max(id), 0) AS id FROM audit'))[0].id);
-    const connections = sinkConnections;
+    const connections = sink.connections();
 
     const op = await route.send(s, f);
 
@@ -237,7 +230,7 @@ describe('secret paths: one gate refuses, and audits, every path alike', () => {
     expect(rows).toEqual([expect.objectContaining({ org_id: f.orgId, outcome: 'Failed', description: expect.stringMatching(/^refused: /) })]);
     const [after] = await s.dataSource.query('SELECT password FROM accounts WHERE id = $1', [f.accountId]);
     expect(after.password.equals(before.password)).toBe(true);
-    expect(sinkConnections).toBe(connections);
+    expect(sink.connections()).toBe(connections);
   });
 
   it.each(ROUTES.map((r) => [r.entry, r] as const))('%s: granted to the owner, audited', async (_entry, route) => {

@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
+import { runningCheckoutSql } from '@app/gate';
 import { MetricsService } from '@app/observability';
 import { registerPkiProcessGauges } from '@app/pki/metrics';
 
@@ -20,7 +21,7 @@ export class VaultMetrics implements OnApplicationBootstrap {
       return [[{}, row.n as number]] as [Record<string, string>, number][];
     };
     this.metrics.gauge('credvault_checkouts_in_use', 'Passwords checked out now (all instances)', [], () =>
-      count(`status = 'checked_out' AND checkout_until > now()`),
+      count(runningCheckoutSql('password_requests')),
     );
     this.metrics.gauge('credvault_password_requests_waiting', 'Password requests awaiting approval (all instances)', [], () =>
       count(`status = 'waiting' AND expires_at > now()`),
