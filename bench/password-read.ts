@@ -3,10 +3,9 @@ import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { DataSource, QueryRunner } from 'typeorm';
-import { GroupFunctionsPlpgsql1795300100000 } from '../migrations/1795300100000-GroupFunctionsPlpgsql';
+import { DataSource } from 'typeorm';
 import { hashToken, Keyring, newApiToken, parseKeyMaterial } from '@app/crypto';
-import { resourceVisibleSql, underAccessControlSql } from '@app/gate';
+import { helpdeskBlockedSql, resourceVisibleSql, underAccessControlSql } from '@app/gate';
 import { createDataSource, runMigrations } from '@app/persistence';
 import { benchDatabase, startServer, stopServer } from './support';
 
@@ -28,9 +27,6 @@ const PROGRAMS: [string, string][] = [
   ['one statement', 'one-statement-server.js'],
   ['full server', 'full-server.js'],
 ];
-// BENCH_BEFORE=1 also runs the full server with the SQL group functions it had before
-// GroupFunctionsPlpgsql, first, so that the run shows what that change bought.
-const BEFORE: [string, string] = ['full, SQL group functions', 'full-server.js'];
 
 interface Figures {
   name: string;
@@ -67,12 +63,7 @@ export async function main(): Promise<Figures[]> {
     const results: Figures[] = [];
     try {
       const programs = PROGRAMS.filter(([n, s]) => !ONLY || ONLY.some((o) => s.startsWith(o) || n === o));
-      // BENCH_BEFORE=last measures it after the full server instead (to rule out the order).
-      if (process.env.BENCH_BEFORE) programs.splice(process.env.BENCH_BEFORE === 'last' ? programs.length : programs.length - 1, 0, BEFORE);
       for (const [name, script] of programs) {
-        const migration = new GroupFunctionsPlpgsql1795300100000();
-        const runner = { query: (sql: string) => watcher.query(sql) } as unknown as QueryRunner;
-        await (name === BEFORE[0] ? migration.down(runner) : migration.up(runner));
         // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each full server (written when it stops).
         const profile = process.env.BENCH_CPU_PROF && script === 'full-server.js' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
         const { port, child } = await startServer(script, env, profile);
@@ -183,7 +174,7 @@ async function seed(ds: DataSource, masterKey: string): Promise<Target[]> {
        UNION SELECT s.user_id, s.resource_id, a.id FROM shares s JOIN accounts a ON a.resource_id = s.resource_id
          AND (s.account_id IS NULL OR s.account_id = a.id) WHERE s.user_id IS NOT NULL
      ) p JOIN users u ON u.id = p.uid
-     WHERE NOT ${underAccessControlSql('p.aid', 'p.rid')} AND NOT (u.role = 'Password User' AND helpdesk_retrieval_blocked(p.rid))
+     WHERE NOT ${underAccessControlSql('p.aid', 'p.rid')} AND NOT (u.role = 'Password User' AND EXISTS (SELECT 1 FROM resources hr WHERE hr.id = p.rid AND ${helpdeskBlockedSql('hr')}))
      ORDER BY md5(p.uid || ':' || p.aid) LIMIT 950`,
   );
   const refused: { uid: number; rid: number; aid: number }[] = await ds.query(
@@ -279,8 +270,7 @@ function print(results: Figures[], pairs: number): void {
     );
   }
   const by = (name: string) => results.find((r) => r.name.startsWith(name));
-  const [plain, one, full, before] = [by('plain'), by('one'), by('full server'), by(BEFORE[0])];
-  if (before && one) console.log(`ratio full (SQL group functions)/one-statement: ${(before.rps / one.rps).toFixed(2)}`);
+  const [plain, one, full] = [by('plain'), by('one'), by('full server')];
   if (full && one) console.log(`ratio full/one-statement: ${(full.rps / one.rps).toFixed(2)}`);
   if (full && plain) console.log(`ratio full/plain: ${(full.rps / plain.rps).toFixed(2)}`);
   if (one && plain) console.log(`ratio one-statement/plain: ${(one.rps / plain.rps).toFixed(2)}`);

@@ -1,7 +1,7 @@
 import { AccountUseRule } from './secret-use';
 import { accessRefusalSql } from './checkout-state';
 import { settingSql } from './settings-sql';
-import { resourceVisibleSql } from './visibility';
+import { helpdeskBlockedSql, resourceVisibleSql } from './visibility';
 
 /** Parameter positions of a gate statement; callers place the caller CTE's own before them. */
 export interface GateSlots {
@@ -31,7 +31,7 @@ export function decisionCtes(rule: AccountUseRule, p: GateSlots, locate?: string
   SELECT a.id, a.name, a.password, a.password_policy, r.id AS rid, r.name AS rname, r.org_id, c.id AS uid, c.username,
          ${level} AS level_ok,
          ${accessRefusalSql('a.id', 'r.id', 'c.id')} AS access_refusal,
-         (c.role = 'Password User' AND helpdesk_retrieval_blocked(r.id)) AS helpdesk_blocked,
+         (c.role = 'Password User' AND ${helpdeskBlockedSql('r')}) AS helpdesk_blocked,
          ${locate ?? 'NULL::bigint'} AS locator
   FROM caller c CROSS JOIN accounts a JOIN resources r ON r.id = a.resource_id
   WHERE a.id = ${p.aid} AND r.id = ${p.rid} AND ${resourceVisibleSql('r', 'c.org_id', 'c.id', 'c.is_super_admin', { account: 'a' })}

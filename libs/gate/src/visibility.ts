@@ -11,11 +11,21 @@ export type AccessLevel = (typeof ACCESS_LEVELS)[number];
  */
 function grantsSql(r: string, uid: string): string {
   const toCaller = `(g.user_id = ${uid} OR g.user_group_id IN (SELECT ugm.group_id FROM user_group_members ugm WHERE ugm.user_id = ${uid}))`;
-  // A resource-group share grants its members (static lists, dynamic criteria evaluated live).
+  // A resource-group share grants the group's members: static lists and rule matches, kept
+  // in resource_group_membership by triggers (migration ResourceGroupMembership).
   return `SELECT g.account_id, g.access_type FROM shares g
     WHERE g.resource_id = ${r}.id AND ${toCaller}
-    UNION ALL SELECT NULL::int, g.access_type FROM shares g
-    WHERE g.resource_group_id IS NOT NULL AND ${toCaller} AND resource_in_group(${r}.id, g.resource_group_id)`;
+    UNION ALL SELECT NULL::int, g.access_type FROM resource_group_membership m JOIN shares g ON g.resource_group_id = m.group_id
+    WHERE m.resource_id = ${r}.id AND ${toCaller}`;
+}
+
+/**
+ * NoHelpDeskRetrieval (op 50): resource `r` belongs to a group whose passwords help-desk
+ * users ("Password User") may not retrieve.
+ */
+export function helpdeskBlockedSql(r: string): string {
+  return `EXISTS (SELECT 1 FROM resource_group_membership m JOIN resource_groups g ON g.id = m.group_id
+    WHERE m.resource_id = ${r}.id AND g.no_helpdesk_retrieval)`;
 }
 
 /**

@@ -16,9 +16,10 @@ interface GroupRow {
 }
 
 /**
- * Static and dynamic resource groups (op 50 and extensions). Membership of a dynamic group
- * is evaluated live by the SQL function resource_in_group, which the visibility predicate
- * also uses for group shares, so a new matching resource is in the group at once.
+ * Static and dynamic resource groups (op 50 and extensions). Membership (static lists and
+ * rule matches) is kept in resource_group_membership by triggers in the writer's transaction,
+ * which the visibility predicate also reads for group shares, so a new matching resource is
+ * in the group at once.
  */
 @Injectable()
 export class ResourceGroupsService {
@@ -53,7 +54,8 @@ export class ResourceGroupsService {
   async list(actor: Actor): Promise<Reply> {
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       `SELECT g.id, g.name, g.description, g.kind, g.match_mode, g.criteria, g.no_helpdesk_retrieval,
-         (SELECT count(*) FROM resources r WHERE resource_in_group(r.id, g.id) AND ${resourceVisibleSql('r', '$1', '$2', '$3')}) AS n
+         (SELECT count(*) FROM resource_group_membership m JOIN resources r ON r.id = m.resource_id
+          WHERE m.group_id = g.id AND ${resourceVisibleSql('r', '$1', '$2', '$3')}) AS n
        FROM resource_groups g WHERE g.org_id = $1 ORDER BY g.name_key`,
       visibilityParams(actor),
     );
@@ -77,7 +79,8 @@ export class ResourceGroupsService {
     const group = await this.find(actor, groupId);
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       `SELECT r.id, r.name, r.type, r.description, (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id) AS n
-       FROM resources r WHERE resource_in_group(r.id, $4) AND ${resourceVisibleSql('r', '$1', '$2', '$3')} ORDER BY r.name_key, r.id`,
+       FROM resource_group_membership m JOIN resources r ON r.id = m.resource_id
+       WHERE m.group_id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3')} ORDER BY r.name_key, r.id`,
       [...visibilityParams(actor), group.id],
     );
     return listReply(

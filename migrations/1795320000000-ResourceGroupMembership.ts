@@ -1,0 +1,212 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Resource-group membership kept in a table instead of evaluated live (issue 14).
+ *
+ * Every share of a resource group, and the help-desk restriction, asked `resource_in_group`
+ * for each resource it touched: criteria parsed from JSON and matched per resource, on every
+ * password read and tens of thousands of times per GET /resources. Membership depends only
+ * on resources (the fields a criterion can name), their accounts (account-name criteria), the
+ * groups' definitions and the static member lists, so it is kept exact by triggers on those
+ * four tables, in the writer's transaction, whatever the write path (HTTP, admin command,
+ * import, migration). The live definition stays as `resource_in_group_live`, the reference
+ * the triggers and the equivalence test use.
+ *
+ * Concurrency (READ COMMITTED): two writers touching one resource serialise on the resource
+ * row (the triggers lock it); a change of a group's definition takes an exclusive
+ * per-organisation advisory lock that every resource-side refresh takes shared, and each
+ * refresh reads with a fresh snapshot after its locks, so neither side computes from the
+ * other's stale state. REPEATABLE READ would read stale state after the wait: refused.
+ */
+export class ResourceGroupMembership1795320000000 implements MigrationInterface {
+  name = 'ResourceGroupMembership1795320000000';
+
+  public async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE resource_group_membership (
+      resource_id integer NOT NULL REFERENCES resources(id) ON DELETE CASCADE,
+      group_id integer NOT NULL REFERENCES resource_groups(id) ON DELETE CASCADE,
+      PRIMARY KEY (resource_id, group_id))`);
+    await q.query('CREATE INDEX resource_group_membership_group ON resource_group_membership (group_id, resource_id)');
+    await q.query('ALTER FUNCTION resource_in_group(integer, integer) RENAME TO resource_in_group_live');
+    await q.query(`CREATE FUNCTION resource_in_group(p_resource integer, p_group integer) RETURNS boolean
+        LANGUAGE sql STABLE AS $$
+      SELECT EXISTS (SELECT 1 FROM resource_group_membership m WHERE m.resource_id = p_resource AND m.group_id = p_group) $$`);
+    await q.query(`CREATE OR REPLACE FUNCTION helpdesk_retrieval_blocked(p_resource integer) RETURNS boolean
+        LANGUAGE sql STABLE AS $$
+      SELECT EXISTS (SELECT 1 FROM resource_group_membership m JOIN resource_groups g ON g.id = m.group_id
+                     WHERE m.resource_id = p_resource AND g.no_helpdesk_retrieval) $$`);
+
+    // Locks in a fixed order (organisation ids ascending) so that two writers cannot deadlock on them.
+    await q.query(`CREATE FUNCTION lock_group_membership(p_orgs integer[], p_exclusive boolean) RETURNS void
+        LANGUAGE plpgsql AS $$
+      DECLARE
+        o integer;
+      BEGIN
+        IF current_setting('transaction_isolation') = 'repeatable read' THEN
+          RAISE EXCEPTION 'resources and resource groups are written in READ COMMITTED or SERIALIZABLE transactions only';
+        END IF;
+        FOR o IN SELECT DISTINCT x FROM unnest(p_orgs) x WHERE x IS NOT NULL ORDER BY x LOOP
+          IF p_exclusive THEN
+            PERFORM pg_advisory_xact_lock(1380403533, o);
+          ELSE
+            PERFORM pg_advisory_xact_lock_shared(1380403533, o);
+          END IF;
+        END LOOP;
+      END $$`);
+    // Recomputes membership for the given groups (NULL: all) and resources (NULL: all).
+    await q.query(`CREATE FUNCTION refresh_group_membership(p_groups integer[], p_resources integer[]) RETURNS void
+        LANGUAGE plpgsql AS $$
+      BEGIN
+        DELETE FROM resource_group_membership m
+        WHERE (p_groups IS NULL OR m.group_id = ANY (p_groups)) AND (p_resources IS NULL OR m.resource_id = ANY (p_resources));
+        INSERT INTO resource_group_membership (resource_id, group_id)
+        SELECT m.resource_id, g.id FROM resource_groups g
+        JOIN resource_group_members m ON m.group_id = g.id
+        JOIN resources r ON r.id = m.resource_id AND r.org_id = g.org_id
+        WHERE g.kind = 'static' AND (p_groups IS NULL OR g.id = ANY (p_groups)) AND (p_resources IS NULL OR r.id = ANY (p_resources))
+        UNION ALL
+        SELECT r.id, g.id FROM resource_groups g JOIN resources r ON r.org_id = g.org_id
+        WHERE g.kind <> 'static' AND (p_groups IS NULL OR g.id = ANY (p_groups)) AND (p_resources IS NULL OR r.id = ANY (p_resources))
+          AND resource_in_group_live(r.id, g.id)
+        ON CONFLICT DO NOTHING;
+      END $$`);
+    // Resource-side refresh: lock the resources' rows and their organisations (shared), then recompute.
+    await q.query(`CREATE FUNCTION refresh_resources_membership(p_resources integer[], p_groups integer[]) RETURNS void
+        LANGUAGE plpgsql AS $$
+      BEGIN
+        IF p_resources IS NULL OR cardinality(p_resources) = 0 THEN
+          RETURN;
+        END IF;
+        PERFORM 1 FROM resources r WHERE r.id = ANY (p_resources) ORDER BY r.id FOR NO KEY UPDATE;
+        PERFORM lock_group_membership(ARRAY(SELECT r.org_id FROM resources r WHERE r.id = ANY (p_resources)), false);
+        PERFORM refresh_group_membership(p_groups, p_resources);
+      END $$`);
+
+    await q.query(`CREATE FUNCTION resources_membership_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM refresh_resources_membership(ARRAY(SELECT id FROM added), NULL);
+        RETURN NULL;
+      END $$`);
+    // Only changes of the fields a criterion can name (or of the organisation) move a resource:
+    // a row trigger with WHEN, so that other updates (owner, notes) call nothing.
+    await q.query(`CREATE FUNCTION resources_membership_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM refresh_resources_membership(ARRAY[NEW.id], NULL);
+        RETURN NULL;
+      END $$`);
+    await q.query(`CREATE TRIGGER resources_membership_insert AFTER INSERT ON resources
+      REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION resources_membership_inserted()`);
+    await q.query(`CREATE TRIGGER resources_membership_update AFTER UPDATE ON resources FOR EACH ROW
+      WHEN ((NEW.org_id, NEW.name, NEW.type, NEW.dns_name, NEW.department, NEW.location, NEW.description, NEW.url)
+            IS DISTINCT FROM (OLD.org_id, OLD.name, OLD.type, OLD.dns_name, OLD.department, OLD.location, OLD.description, OLD.url))
+      EXECUTE FUNCTION resources_membership_updated()`);
+
+    // Accounts matter to groups with account-name criteria only; the shared lock comes first,
+    // so that a group gaining such a criterion concurrently is seen.
+    await q.query(`CREATE FUNCTION refresh_accounts_membership(p_resources integer[]) RETURNS void LANGUAGE plpgsql AS $$
+      DECLARE
+        groups integer[];
+      BEGIN
+        IF cardinality(p_resources) = 0 THEN
+          RETURN;
+        END IF;
+        PERFORM lock_group_membership(ARRAY(SELECT r.org_id FROM resources r WHERE r.id = ANY (p_resources)), false);
+        groups := ARRAY(SELECT g.id FROM resource_groups g WHERE g.kind <> 'static'
+                          AND g.org_id IN (SELECT r.org_id FROM resources r WHERE r.id = ANY (p_resources))
+                          AND EXISTS (SELECT 1 FROM jsonb_array_elements(g.criteria) c WHERE upper(c->>'field') IN ('LOGINNAME', 'ACCOUNTNAME')));
+        IF cardinality(groups) > 0 THEN
+          PERFORM refresh_resources_membership(p_resources, groups);
+        END IF;
+      END $$`);
+    await q.query(`CREATE FUNCTION accounts_membership_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          PERFORM refresh_accounts_membership(ARRAY(SELECT DISTINCT resource_id FROM added));
+        ELSIF TG_OP = 'DELETE' THEN
+          PERFORM refresh_accounts_membership(ARRAY(SELECT DISTINCT resource_id FROM removed));
+        ELSE
+          PERFORM refresh_accounts_membership(ARRAY(SELECT DISTINCT x FROM unnest(ARRAY[OLD.resource_id, NEW.resource_id]) x));
+        END IF;
+        RETURN NULL;
+      END $$`);
+    await q.query(`CREATE TRIGGER accounts_membership_insert AFTER INSERT ON accounts
+      REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION accounts_membership_changed()`);
+    await q.query(`CREATE TRIGGER accounts_membership_delete AFTER DELETE ON accounts
+      REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION accounts_membership_changed()`);
+    // A row trigger with WHEN: a password change (the frequent update) calls nothing.
+    await q.query(`CREATE TRIGGER accounts_membership_update AFTER UPDATE ON accounts FOR EACH ROW
+      WHEN ((NEW.name, NEW.resource_id) IS DISTINCT FROM (OLD.name, OLD.resource_id))
+      EXECUTE FUNCTION accounts_membership_changed()`);
+
+    // A group's definition: exclusive lock on its organisation, then the whole group again.
+    await q.query(`CREATE FUNCTION groups_membership_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        touched integer[];
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          touched := ARRAY(SELECT id FROM added);
+          PERFORM lock_group_membership(ARRAY(SELECT org_id FROM added), true);
+        ELSE
+          touched := ARRAY(SELECT n.id FROM changed n JOIN previous o ON o.id = n.id
+                           WHERE (n.org_id, n.kind, n.match_mode, n.criteria) IS DISTINCT FROM (o.org_id, o.kind, o.match_mode, o.criteria));
+          PERFORM lock_group_membership(ARRAY(SELECT org_id FROM changed WHERE id = ANY (touched)
+                                              UNION SELECT org_id FROM previous WHERE id = ANY (touched)), true);
+        END IF;
+        IF cardinality(touched) > 0 THEN
+          PERFORM refresh_group_membership(touched, NULL);
+        END IF;
+        RETURN NULL;
+      END $$`);
+    await q.query(`CREATE TRIGGER resource_groups_membership_insert AFTER INSERT ON resource_groups
+      REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION groups_membership_changed()`);
+    await q.query(`CREATE TRIGGER resource_groups_membership_update AFTER UPDATE ON resource_groups
+      REFERENCING NEW TABLE AS changed OLD TABLE AS previous FOR EACH STATEMENT EXECUTE FUNCTION groups_membership_changed()`);
+
+    // Static member lists: the pairs listed (or unlisted) are recomputed on the resource side.
+    await q.query(`CREATE FUNCTION static_members_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          PERFORM refresh_resources_membership(ARRAY(SELECT DISTINCT resource_id FROM added), ARRAY(SELECT DISTINCT group_id FROM added));
+        ELSE
+          PERFORM refresh_resources_membership(ARRAY(SELECT DISTINCT resource_id FROM removed), ARRAY(SELECT DISTINCT group_id FROM removed));
+        END IF;
+        RETURN NULL;
+      END $$`);
+    await q.query(`CREATE TRIGGER resource_group_members_insert AFTER INSERT ON resource_group_members
+      REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION static_members_changed()`);
+    await q.query(`CREATE TRIGGER resource_group_members_delete AFTER DELETE ON resource_group_members
+      REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION static_members_changed()`);
+
+    await q.query('SELECT refresh_group_membership(NULL, NULL)');
+  }
+
+  public async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TRIGGER resource_group_members_delete ON resource_group_members');
+    await q.query('DROP TRIGGER resource_group_members_insert ON resource_group_members');
+    await q.query('DROP TRIGGER resource_groups_membership_update ON resource_groups');
+    await q.query('DROP TRIGGER resource_groups_membership_insert ON resource_groups');
+    await q.query('DROP TRIGGER accounts_membership_update ON accounts');
+    await q.query('DROP TRIGGER accounts_membership_delete ON accounts');
+    await q.query('DROP TRIGGER accounts_membership_insert ON accounts');
+    await q.query('DROP TRIGGER resources_membership_update ON resources');
+    await q.query('DROP TRIGGER resources_membership_insert ON resources');
+    await q.query('DROP FUNCTION static_members_changed()');
+    await q.query('DROP FUNCTION groups_membership_changed()');
+    await q.query('DROP FUNCTION accounts_membership_changed()');
+    await q.query('DROP FUNCTION resources_membership_updated()');
+    await q.query('DROP FUNCTION resources_membership_inserted()');
+    await q.query('DROP FUNCTION refresh_accounts_membership(integer[])');
+    await q.query('DROP FUNCTION refresh_resources_membership(integer[], integer[])');
+    await q.query('DROP FUNCTION refresh_group_membership(integer[], integer[])');
+    await q.query('DROP FUNCTION lock_group_membership(integer[], boolean)');
+    await q.query('DROP FUNCTION resource_in_group(integer, integer)');
+    await q.query('ALTER FUNCTION resource_in_group_live(integer, integer) RENAME TO resource_in_group');
+    await q.query(`CREATE OR REPLACE FUNCTION helpdesk_retrieval_blocked(p_resource integer) RETURNS boolean
+        LANGUAGE plpgsql STABLE AS $$
+      BEGIN
+        RETURN EXISTS (SELECT 1 FROM resource_groups g JOIN resources r ON r.id = p_resource AND r.org_id = g.org_id
+                       WHERE g.no_helpdesk_retrieval AND resource_in_group(p_resource, g.id));
+      END $$`);
+    await q.query('DROP TABLE resource_group_membership');
+  }
+}
