@@ -32,7 +32,7 @@ export async function main(): Promise<Figure[]> {
       const base = `http://127.0.0.1:${port}/restapi/json/v1/resources`;
       for (const [operation, request] of [
         ['create resource', creations(`${run}-${script.slice(0, 5)}`)],
-        ['change password', changes(seed)],
+        ['change password', changes(seed, `${run}-${script.slice(0, 5)}`)],
       ] as const) {
         await load(base, seed.admin.token, request, 2);
         const r = await load(base, seed.admin.token, request, SECONDS);
@@ -65,13 +65,17 @@ function creations(prefix: string): Next {
   };
 }
 
-/** Rotates over many accounts so that changes do not queue on one row. */
-function changes(seed: SeedInfo): Next {
+/**
+ * Rotates over many accounts so that changes do not queue on one row. The passwords carry
+ * the run's prefix: the seeded database outlives a run, and a password an earlier run (or
+ * the other program) stored would be refused as a reuse by the full server's history check.
+ */
+function changes(seed: SeedInfo, prefix: string): Next {
   const pairs = seed.users.flatMap((u) => u.own);
   let n = 0;
   return () => {
     const [rid, aid] = pairs[n++ % pairs.length];
-    return { method: 'PUT', path: `/${rid}/accounts/${aid}/password`, body: form({ NEWPASSWORD: `Changed-Pw-${n}-Xy9!long`, REASON: 'bench' }) };
+    return { method: 'PUT', path: `/${rid}/accounts/${aid}/password`, body: form({ NEWPASSWORD: `Pw-${prefix}-${n}-Xy9!`, REASON: 'bench' }) };
   };
 }
 

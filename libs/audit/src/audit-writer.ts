@@ -2,9 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditEvent } from './audit-event';
 
-export const AUDIT_INSERT = `INSERT INTO audit (org_id, category, operation, outcome, actor_id, actor_name, ip, client,
-  resource_id, resource_name, account_id, account_name, target, reason, ticket_id, request_id, description)
-  VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) RETURNING id`;
+const AUDIT_COLUMNS = `org_id, category, operation, outcome, actor_id, actor_name, ip, client,
+  resource_id, resource_name, account_id, account_name, target, reason, ticket_id, request_id, description`;
+
+/**
+ * The audit INSERT with its 17 parameters (auditValues) from $first on: a statement that
+ * makes a change can carry its audit row itself (a data-modifying CTE before this).
+ * `from` names a CTE of one row whose `resource_id` and `account_id` the row takes when
+ * the event names none (ids the same statement creates).
+ */
+export function auditInsertFrom(first: number, from?: string): string {
+  const slots = Array.from({ length: 17 }, (_, i) => `$${first + i}`);
+  if (!from) return `INSERT INTO audit (${AUDIT_COLUMNS}) VALUES (${slots.join(',')}) RETURNING id`;
+  slots[8] = `coalesce(${slots[8]}::int, ${from}.resource_id)`;
+  slots[10] = `coalesce(${slots[10]}::int, ${from}.account_id)`;
+  return `INSERT INTO audit (${AUDIT_COLUMNS}) SELECT ${slots.join(',')} FROM ${from} RETURNING id`;
+}
+
+export const AUDIT_INSERT = auditInsertFrom(1);
 
 /**
  * Writes audit rows. Pass the EntityManager of the transaction that makes the change:

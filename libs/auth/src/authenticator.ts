@@ -14,6 +14,9 @@ export const CALLER_COLUMNS = `u.id, u.org_id, o.name AS org_name, u.username, u
 export const CALLER_FROM = `api_tokens t JOIN users u ON u.id = t.user_id JOIN organizations o ON o.id = u.org_id`;
 const FIND_USER = `SELECT ${CALLER_COLUMNS} FROM ${CALLER_FROM} WHERE t.token_hash = $1`;
 
+/** The look-up made before a request's body was read, for that request's guard. */
+const earlyLookups = new WeakMap<ParsedRequest, { token: string; user: CallerRow | undefined }>();
+
 export interface CallerRow {
   id: number;
   org_id: number;
@@ -43,15 +46,28 @@ export class Authenticator {
 
   async authenticate(req: ParsedRequest, permission: string | undefined): Promise<Actor> {
     const token = extractToken(req);
-    const rows = token ? await prepared<CallerRow>(pgPool(this.dataSource), 'auth_find_user', FIND_USER, [hashToken(token)]) : [];
-    if (!rows[0]) return this.refuseUnknown(req);
-    return this.admit(rows[0], req, permission);
+    const early = earlyLookups.get(req);
+    earlyLookups.delete(req);
+    const user = !token ? undefined : early?.token === token ? early.user : await this.findUser(token);
+    if (!user) return this.refuseUnknown(req);
+    return this.admit(user, req, permission);
   }
 
-  /** Whether the token belongs to a user at all; asked before a request's body is read (no audit: the guard refuses later). */
-  async isKnownToken(token: string): Promise<boolean> {
+  /**
+   * Whether the token belongs to a user at all; asked before a request's body is read (no
+   * audit: the guard refuses later). The row read here serves that request's guard, so a
+   * request with a body reads its user once, not twice; except after a multipart body,
+   * whose upload can take long enough for the user to be locked meanwhile: read again then.
+   */
+  async isKnownToken(token: string, req?: ParsedRequest): Promise<boolean> {
+    const user = await this.findUser(token);
+    if (req && !/^multipart\//i.test(req.headers['content-type'] ?? '')) earlyLookups.set(req, { token, user });
+    return user !== undefined;
+  }
+
+  private async findUser(token: string): Promise<CallerRow | undefined> {
     const rows = await prepared<CallerRow>(pgPool(this.dataSource), 'auth_find_user', FIND_USER, [hashToken(token)]);
-    return rows.length > 0;
+    return rows[0];
   }
 
   /** The checks after the look-up: lock, expiry, host binding, then the permission. */

@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { AppError } from '@app/http';
-import { pgPool, prepared } from '@app/persistence';
+import { pgPool, prepared, preparedIn } from '@app/persistence';
 import { ACTOR_CALLER, ACTOR_SLOTS, decisionAuditCte, decisionCtes } from './account-gate.sql';
 import { GateRefusal, Refusal, refusalError } from './refusals';
 import { FILE_CONTEXT, PASSWORD_CONTEXT } from './secret-contexts';
@@ -27,7 +27,19 @@ export interface GrantedAccount {
   resource_id: number;
   resource_name: string;
   org_id: number;
+  /**
+   * The newest previous passwords (sealed, newest first), read with a change's decision
+   * after the lock: at most HISTORY_PREFETCH of them. Absent when not read.
+   */
+  history?: Buffer[];
 }
+
+/**
+ * How many previous passwords a change's decision reads along (the built-in Strong
+ * policy's reuse check needs 3 besides the current one): the check needs no query of its
+ * own for the usual policies.
+ */
+export const HISTORY_PREFETCH = 3;
 
 /** A stored object a use needs besides the account (a file): SQL over aliases a and r, its parameters from $13. */
 export interface Locator {
@@ -58,6 +70,7 @@ interface DecisionRow {
   org_id: number;
   locator: string | null;
   refusal: Refusal | null;
+  history?: Buffer[] | null;
 }
 
 /**
@@ -102,10 +115,15 @@ export class AccountSecretGate {
    */
   async authorizeChange(m: EntityManager, actor: Actor, access: AccountAccess): Promise<GrantedAccount> {
     const rule = ACCOUNT_USE_RULES[access.use];
-    await m.query('SELECT 1 FROM accounts WHERE id = $1 AND resource_id = $2 FOR UPDATE', [access.accountId, access.resourceId]);
-    const [row]: DecisionRow[] = await m.query(
+    await preparedIn(m, 'gate_lock_account', 'SELECT 1 FROM accounts WHERE id = $1 AND resource_id = $2 FOR UPDATE', [access.accountId, access.resourceId]);
+    // A new statement, so a new snapshot: it sees what a writer that held the lock before us committed.
+    const [row] = await preparedIn<DecisionRow>(
+      m,
+      `gate_change_${access.use}`,
       `WITH ${ACTOR_CALLER}, ${decisionCtes(rule, ACTOR_SLOTS)}
-       SELECT v.* FROM caller c LEFT JOIN verdict v ON true`,
+       SELECT v.*, CASE WHEN v.id IS NOT NULL AND v.refusal IS NULL THEN ARRAY(
+         SELECT h.password FROM password_history h WHERE h.account_id = v.id ORDER BY h.id DESC LIMIT ${HISTORY_PREFETCH}) END AS history
+       FROM caller c LEFT JOIN verdict v ON true`,
       actorParams(actor, access),
     );
     const refusal: Refusal | null = row.id === null ? 'NOT_FOUND' : row.refusal;
@@ -210,5 +228,6 @@ function granted(row: DecisionRow): GrantedAccount {
     resource_id: row.rid,
     resource_name: row.rname,
     org_id: row.org_id,
+    ...(row.history ? { history: row.history } : {}),
   };
 }

@@ -29,8 +29,9 @@ export interface RequestBodyOptions {
   /**
    * Whether a token exists. Asked before any body is read when the token is in a header,
    * the query or the path: an unknown token's body is never read (the guard then refuses).
+   * Gets the request, so that the look-up can serve the guard too (see Authenticator).
    */
-  isKnownToken?: (token: string) => Promise<boolean>;
+  isKnownToken?: (token: string, req: ParsedRequest) => Promise<boolean>;
 }
 
 /**
@@ -110,7 +111,7 @@ export function requestBodyMiddleware(options: RequestBodyOptions) {
     }
     // Until the token is known to exist nothing is read: the socket's own buffers (about
     // 64 KiB) are all a caller without a valid token can make us hold.
-    options.isKnownToken(early).then(
+    options.isKnownToken(early, req).then(
       (known) => (known ? readBody(req, res, next) : next()),
       () => next(),
     );

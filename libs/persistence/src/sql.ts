@@ -1,5 +1,5 @@
-import { Pool, QueryResultRow } from 'pg';
-import { DataSource } from 'typeorm';
+import { Pool, PoolClient, QueryResultRow } from 'pg';
+import { DataSource, EntityManager } from 'typeorm';
 
 /** The pg pool under TypeORM, for hot paths that use named (prepared) statements. */
 export function pgPool(dataSource: DataSource): Pool {
@@ -17,5 +17,16 @@ export async function prepared<T extends QueryResultRow>(
   values: unknown[],
 ): Promise<T[]> {
   const result = await pool.query<T>({ name, text, values });
+  return result.rows;
+}
+
+/**
+ * A named prepared statement inside a TypeORM transaction (on the transaction's own
+ * connection); outside one it runs on the pool like `prepared`.
+ */
+export async function preparedIn<T extends QueryResultRow>(m: EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const runner = m.queryRunner as { databaseConnection: PoolClient; isTransactionActive: boolean } | undefined;
+  if (!runner?.isTransactionActive) return prepared<T>(pgPool(m.connection), name, text, values);
+  const result = await runner.databaseConnection.query<T>({ name, text, values });
   return result.rows;
 }

@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Actor, AuditOperation, AuditWriter } from '@app/audit';
+import { Actor, AuditOperation, auditInsertFrom, auditValues } from '@app/audit';
 import { complianceProblems, Keyring, PasswordPolicy, reuseProblems } from '@app/crypto';
-import { AccountSecretGate, GrantedAccount, PASSWORD_CONTEXT } from '@app/gate';
+import { AccountSecretGate, GrantedAccount, HISTORY_PREFETCH, PASSWORD_CONTEXT } from '@app/gate';
 import { AppError } from '@app/http';
+import { preparedIn } from '@app/persistence';
 import { PoliciesService } from '../policies/policies.service';
+
+// The old password to the history, the new one in place, and the audit row.
+const STORE = `WITH kept AS (INSERT INTO password_history (account_id, password, changed_by) VALUES ($1, $2, $3)),
+  changed AS (UPDATE accounts SET password = $4, password_changed_at = now(), updated_at = now() WHERE id = $1)
+  ${auditInsertFrom(5)}`;
 
 /** An account locked for a change, as the gate grants it. */
 export type LockedAccount = GrantedAccount;
@@ -19,7 +25,6 @@ export class PasswordChanger {
   constructor(
     private readonly gate: AccountSecretGate,
     private readonly keyring: Keyring,
-    private readonly audit: AuditWriter,
     private readonly policies: PoliciesService,
   ) {}
 
@@ -31,11 +36,9 @@ export class PasswordChanger {
       throw AppError.invalid(`The new password does not comply with the ${policy.name} policy: ${problems.join(', ')}`);
     }
     if (policy.noReuseLast > 0) {
-      const history: { password: Buffer }[] = await m.query(
-        'SELECT password FROM password_history WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
-        [account.id, Math.max(policy.noReuseLast - 1, 0)],
-      );
-      const recent = [account.password, ...history.map((h) => h.password)];
+      const depth = Math.max(policy.noReuseLast - 1, 0);
+      const history = await this.history(m, account, depth);
+      const recent = [account.password, ...history];
       const texts = await Promise.all(recent.map(async (blob) => (await this.keyring.open(blob, PASSWORD_CONTEXT)).toString('utf8')));
       const reuse = reuseProblems(policy, newPassword, texts);
       if (reuse.length) throw AppError.invalid(reuse.join(', '));
@@ -43,7 +46,20 @@ export class PasswordChanger {
     return policy;
   }
 
-  /** Stores the new password, keeping the old one in history, with its audit row. */
+  /** The newest `depth` previous passwords: those the gate read along when they are enough, else a query. */
+  private async history(m: EntityManager, account: LockedAccount, depth: number): Promise<Buffer[]> {
+    const read = account.history;
+    if (read && (read.length >= depth || read.length < HISTORY_PREFETCH)) return read.slice(0, depth);
+    const rows = await preparedIn<{ password: Buffer }>(
+      m,
+      'password_history_recent',
+      'SELECT password FROM password_history WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
+      [account.id, depth],
+    );
+    return rows.map((h) => h.password);
+  }
+
+  /** Stores the new password, keeping the old one in history, with its audit row: one statement. */
   async store(
     m: EntityManager,
     actor: Actor | null,
@@ -51,29 +67,18 @@ export class PasswordChanger {
     newPassword: string,
     audit: { reason?: string; ticketId?: string; requestId?: number; description?: string } = {},
   ): Promise<void> {
-    await m.query('INSERT INTO password_history (account_id, password, changed_by) VALUES ($1, $2, $3)', [
-      account.id,
-      account.password,
-      actor?.id ?? null,
-    ]);
-    await m.query('UPDATE accounts SET password = $2, password_changed_at = now(), updated_at = now() WHERE id = $1', [
-      account.id,
-      this.keyring.seal(newPassword, PASSWORD_CONTEXT),
-    ]);
-    await this.audit.record(
-      {
-        category: 'Resource',
-        operation: AuditOperation.PasswordChanged,
-        actor,
-        orgId: account.org_id,
-        resourceId: account.resource_id,
-        resourceName: account.resource_name,
-        accountId: account.id,
-        accountName: account.name,
-        ...audit,
-      },
-      m,
-    );
+    const event = auditValues({
+      category: 'Resource',
+      operation: AuditOperation.PasswordChanged,
+      actor,
+      orgId: account.org_id,
+      resourceId: account.resource_id,
+      resourceName: account.resource_name,
+      accountId: account.id,
+      accountName: account.name,
+      ...audit,
+    });
+    await preparedIn(m, 'password_store', STORE, [account.id, account.password, actor?.id ?? null, this.keyring.seal(newPassword, PASSWORD_CONTEXT), ...event]);
   }
 
   /** A local change (RESETTYPE=LOCAL): decided by the gate, checked, then stored, in one transaction. */
