@@ -4,3 +4,4 @@ export * from './failed-auth-throttle';
 export * from './host-binding';
 export * from './permissions';
 export * from './token.guard';
+export * from './lean-write-route';

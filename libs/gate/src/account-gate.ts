@@ -51,6 +51,20 @@ export interface Locator {
   missing?: string;
 }
 
+/**
+ * A change's own writes, run in the decision's statement and only when the use is granted:
+ * data-modifying CTEs over `granted` (the verdict's one row when granted, else none; the
+ * caller's parameters are $1–$11 as in ACTOR_CALLER and ACTOR_SLOTS, address and client
+ * included), their parameters from $12. The caller's checks that need the granted row (a password policy) run after,
+ * in the same transaction, and roll the writes back when they fail.
+ */
+export interface GrantedWrite {
+  /** Distinguishes the prepared statement of each write shape. */
+  key: string;
+  ctes: string;
+  params: unknown[];
+}
+
 export interface StoredFile {
   fileName: string;
   contentType: string;
@@ -111,20 +125,23 @@ export class AccountSecretGate {
   /**
    * Inside the caller's transaction: locks the account and decides a change. The grant is
    * audited by the change's own row in the same transaction; a refusal throws a
-   * GateRefusal, audited by `transaction` once the transaction has rolled back.
+   * GateRefusal, audited by `transaction` once the transaction has rolled back. `write`,
+   * when given, is the change itself, made by the deciding statement when granted.
    */
-  async authorizeChange(m: EntityManager, actor: Actor, access: AccountAccess): Promise<GrantedAccount> {
+  async authorizeChange(m: EntityManager, actor: Actor, access: AccountAccess, write?: GrantedWrite): Promise<GrantedAccount> {
     const rule = ACCOUNT_USE_RULES[access.use];
     await preparedIn(m, 'gate_lock_account', 'SELECT 1 FROM accounts WHERE id = $1 AND resource_id = $2 FOR UPDATE', [access.accountId, access.resourceId]);
     // A new statement, so a new snapshot: it sees what a writer that held the lock before us committed.
     const [row] = await preparedIn<DecisionRow>(
       m,
-      `gate_change_${access.use}`,
-      `WITH ${ACTOR_CALLER}, ${decisionCtes(rule, ACTOR_SLOTS)}
+      `gate_change_${access.use}${write ? `_${write.key}` : ''}`,
+      `WITH ${ACTOR_CALLER}, ${decisionCtes(rule, ACTOR_SLOTS)}${
+        write ? `, granted AS (SELECT * FROM verdict WHERE id IS NOT NULL AND refusal IS NULL), ${write.ctes}` : ''
+      }
        SELECT v.*, CASE WHEN v.id IS NOT NULL AND v.refusal IS NULL THEN ARRAY(
          SELECT h.password FROM password_history h WHERE h.account_id = v.id ORDER BY h.id DESC LIMIT ${HISTORY_PREFETCH}) END AS history
        FROM caller c LEFT JOIN verdict v ON true`,
-      actorParams(actor, access),
+      write ? [...actorParams(actor, access, true), ...write.params] : actorParams(actor, access),
     );
     const refusal: Refusal | null = row.id === null ? 'NOT_FOUND' : row.refusal;
     if (!refusal) return granted(row);

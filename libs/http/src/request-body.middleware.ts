@@ -47,7 +47,7 @@ export function requestBodyMiddleware(options: RequestBodyOptions) {
     storage,
     limits: { fileSize: maxFileSize, files: 10, fields: 100, fieldSize: 1024 * 1024 },
   }).any();
-  const maxBody = Math.max(maxFileSize, 2 * 1024 * 1024);
+  const maxBody = maxTextBody(maxFileSize);
   let uploading = 0;
 
   const readMultipart = (req: ParsedRequest, res: Response, next: NextFunction): void => {
@@ -78,23 +78,7 @@ export function requestBodyMiddleware(options: RequestBodyOptions) {
       readMultipart(req, res, next);
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBody) chunks.push(chunk);
-    });
-    req.on('error', () => next());
-    req.on('end', () => {
-      if (size > maxBody) {
-        req.bodyError = new AppError(ErrorCode.TooLarge, `Request body is larger than the limit of ${maxBody} bytes`);
-      } else if (/^application\/ocsp-request/i.test(req.headers['content-type'] ?? '')) {
-        req.rawBody = Buffer.concat(chunks);
-      } else {
-        parseText(req, Buffer.concat(chunks).toString('utf8'));
-      }
-      next();
-    });
+    readTextBody(req, maxBody, next);
   };
 
   return (req: ParsedRequest, res: Response, next: NextFunction): void => {
@@ -116,6 +100,35 @@ export function requestBodyMiddleware(options: RequestBodyOptions) {
       () => next(),
     );
   };
+}
+
+/** The largest body that is not multipart, for a given MAX_FILE_SIZE. */
+export function maxTextBody(maxFileSize: number): number {
+  return Math.max(maxFileSize, 2 * 1024 * 1024);
+}
+
+/**
+ * Reads a body that is not multipart: kept as bytes (OCSP), as raw JSON, or as form fields.
+ * Over `maxBody` it is drained and reported as too large when input is read.
+ */
+export function readTextBody(req: ParsedRequest, maxBody: number, done: () => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= maxBody) chunks.push(chunk);
+  });
+  req.on('error', () => done());
+  req.on('end', () => {
+    if (size > maxBody) {
+      req.bodyError = new AppError(ErrorCode.TooLarge, `Request body is larger than the limit of ${maxBody} bytes`);
+    } else if (/^application\/ocsp-request/i.test(req.headers['content-type'] ?? '')) {
+      req.rawBody = Buffer.concat(chunks);
+    } else {
+      parseText(req, Buffer.concat(chunks).toString('utf8'));
+    }
+    done();
+  });
 }
 
 /** Room for the form fields of a multipart body, on top of its files, in the Content-Length check. */

@@ -12,6 +12,16 @@ const STORE = `WITH kept AS (INSERT INTO password_history (account_id, password,
   changed AS (UPDATE accounts SET password = $4, password_changed_at = now(), updated_at = now() WHERE id = $1)
   ${auditInsertFrom(5)}`;
 
+// The same writes as STORE, made by the gate's statement over its `granted` row: $2 and $4
+// are the caller's id and name, $8 and $9 reason and ticket, $10 and $11 its address and
+// client (ACTOR_SLOTS), $12 the new sealed password.
+const STORE_GRANTED = `kept AS (INSERT INTO password_history (account_id, password, changed_by) SELECT g.id, g.password, $2 FROM granted g),
+  changed AS (UPDATE accounts a SET password = $12, password_changed_at = now(), updated_at = now() FROM granted g WHERE a.id = g.id),
+  logged AS (INSERT INTO audit (org_id, category, operation, outcome, actor_id, actor_name, ip, client,
+      resource_id, resource_name, account_id, account_name, target, reason, ticket_id, request_id, description)
+    SELECT g.org_id, 'Resource', '${AuditOperation.PasswordChanged}', 'Success', $2, $4, $10, $11, g.rid, g.rname, g.id, g.name, '', $8, $9, NULL, ''
+    FROM granted g)`;
+
 /** An account locked for a change, as the gate grants it. */
 export type LockedAccount = GrantedAccount;
 
@@ -81,12 +91,16 @@ export class PasswordChanger {
     await preparedIn(m, 'password_store', STORE, [account.id, account.password, actor?.id ?? null, this.keyring.seal(newPassword, PASSWORD_CONTEXT), ...event]);
   }
 
-  /** A local change (RESETTYPE=LOCAL): decided by the gate, checked, then stored, in one transaction. */
+  /**
+   * A local change (RESETTYPE=LOCAL), in one transaction: the gate's deciding statement
+   * also stores the change when granted (STORE_GRANTED), then the policy and history
+   * checks run on what it returned; a failed check rolls the change back with the rest.
+   */
   changeLocal(actor: Actor, resourceId: number, accountId: number, newPassword: string, reason = '', ticketId = '') {
     return this.gate.transaction(actor, async (m) => {
-      const account = await this.gate.authorizeChange(m, actor, { use: 'change', resourceId, accountId, reason, ticketId });
+      const write = { key: 'store', ctes: STORE_GRANTED, params: [this.keyring.seal(newPassword, PASSWORD_CONTEXT)] };
+      const account = await this.gate.authorizeChange(m, actor, { use: 'change', resourceId, accountId, reason, ticketId }, write);
       await this.check(m, account, newPassword);
-      await this.store(m, actor, account, newPassword, { reason, ticketId });
     });
   }
 }

@@ -4,6 +4,7 @@ import { AccountsService } from '../accounts/accounts.service';
 import { FilesController } from '../files/files.controller';
 import { FilesService } from '../files/files.service';
 import { PasswordChanger } from '../passwords/password-changer';
+import { PasswordChangeLeanRoute } from '../passwords/password-change.lean-route';
 import { PasswordReadLeanRoute } from '../passwords/password-read.lean-route';
 import { PasswordReader } from '../passwords/password-reader';
 import { PasswordsController } from '../passwords/passwords.controller';
@@ -12,6 +13,7 @@ import { PoliciesService } from '../policies/policies.service';
 import { SettingsService } from '../settings/settings.service';
 import { SharingController } from '../sharing/sharing.controller';
 import { SharingService } from '../sharing/sharing.service';
+import { ResourceCreateLeanRoute } from './resource-create.lean-route';
 import { ResourceLookupService } from './resource-lookup.service';
 import { ResourceWriter } from './resource-writer';
 import { ResourcesController } from './resources.controller';
@@ -22,6 +24,8 @@ import { ResourcesService } from './resources.service';
   controllers: [ResourcesController, AccountsController, PasswordsController, PoliciesController, SharingController, FilesController],
   providers: [
     PasswordReadLeanRoute,
+    PasswordChangeLeanRoute,
+    ResourceCreateLeanRoute,
     ResourcesService,
     ResourceWriter,
     ResourceLookupService,
