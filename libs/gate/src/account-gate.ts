@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { QueryResultRow } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
@@ -129,32 +130,40 @@ export class AccountSecretGate {
    * when given, is the change itself, made by the deciding statement when granted.
    */
   async authorizeChange(m: EntityManager, actor: Actor, access: AccountAccess, write?: GrantedWrite): Promise<GrantedAccount> {
-    const rule = ACCOUNT_USE_RULES[access.use];
     await preparedIn(m, 'gate_lock_account', 'SELECT 1 FROM accounts WHERE id = $1 AND resource_id = $2 FOR UPDATE', [access.accountId, access.resourceId]);
     // A new statement, so a new snapshot: it sees what a writer that held the lock before us committed.
-    const [row] = await preparedIn<DecisionRow>(
-      m,
-      `gate_change_${access.use}${write ? `_${write.key}` : ''}`,
-      `WITH ${ACTOR_CALLER}, ${decisionCtes(rule, ACTOR_SLOTS)}${
-        write ? `, granted AS (SELECT * FROM verdict WHERE id IS NOT NULL AND refusal IS NULL), ${write.ctes}` : ''
-      }
-       SELECT v.*, CASE WHEN v.id IS NOT NULL AND v.refusal IS NULL THEN ARRAY(
-         SELECT h.password FROM password_history h WHERE h.account_id = v.id ORDER BY h.id DESC LIMIT ${HISTORY_PREFETCH}) END AS history
-       FROM caller c LEFT JOIN verdict v ON true`,
-      write ? [...actorParams(actor, access, true), ...write.params] : actorParams(actor, access),
-    );
-    const refusal: Refusal | null = row.id === null ? 'NOT_FOUND' : row.refusal;
-    if (!refusal) return granted(row);
-    throw new GateRefusal(refusalError(refusal, rule, row.name ?? '', row.rname ?? ''), {
-      operation: rule.refused,
-      resourceId: row.id === null ? null : row.rid,
-      resourceName: row.rname ?? '',
-      accountId: row.id,
-      accountName: row.name ?? '',
-      refusal,
-      reason: access.reason ?? '',
-      ticketId: access.ticketId ?? '',
-    });
+    const { name, text, values } = changeStatement(actor, access, write);
+    const [row] = await preparedIn<DecisionRow>(m, name, text, values);
+    return verdictOf(row, access);
+  }
+
+  /**
+   * A whole change of one account in a transaction of its own, in three round trips:
+   * BEGIN with the lock, the decision that makes the change when granted (`write`), and
+   * COMMIT after `check` has passed on the granted account (a failed check rolls the
+   * change back). The same statements and order as `transaction` + `authorizeChange`;
+   * refusals are audited after the rollback the same way.
+   */
+  async change(actor: Actor, access: AccountAccess, write: GrantedWrite, check: (account: GrantedAccount, sql: SqlRunner) => Promise<void>): Promise<void> {
+    const { accountId, resourceId } = access;
+    // Inlined into the one simple-protocol message that also opens the transaction: ids only, checked here.
+    if (!Number.isSafeInteger(accountId) || !Number.isSafeInteger(resourceId)) throw new Error('Account and resource ids must be integers');
+    const client = await pgPool(this.dataSource).connect();
+    let broken: Error | undefined;
+    try {
+      await client.query(`BEGIN; SELECT 1 FROM accounts WHERE id = ${accountId} AND resource_id = ${resourceId} FOR UPDATE`);
+      const sql: SqlRunner = async (name, text, values) => (await client.query({ name, text, values })).rows;
+      const { name, text, values } = changeStatement(actor, access, write);
+      const [row] = await sql<DecisionRow>(name, text, values);
+      await check(verdictOf(row, access), sql);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      if (error instanceof GateRefusal) await this.auditRefusal(actor, error);
+      throw error;
+    } finally {
+      client.release(broken);
+    }
   }
 
   /**
@@ -176,24 +185,26 @@ export class AccountSecretGate {
     try {
       return await this.dataSource.transaction(work);
     } catch (error) {
-      if (error instanceof GateRefusal) {
-        const row = error.auditRow;
-        await this.audit.record({
-          category: 'Resource',
-          operation: row.operation,
-          outcome: 'Failed',
-          actor,
-          resourceId: row.resourceId,
-          resourceName: row.resourceName,
-          accountId: row.accountId,
-          accountName: row.accountName,
-          reason: row.reason,
-          ticketId: row.ticketId,
-          description: `refused: ${row.refusal}`,
-        });
-      }
+      if (error instanceof GateRefusal) await this.auditRefusal(actor, error);
       throw error;
     }
+  }
+
+  private async auditRefusal(actor: Actor, error: GateRefusal): Promise<void> {
+    const row = error.auditRow;
+    await this.audit.record({
+      category: 'Resource',
+      operation: row.operation,
+      outcome: 'Failed',
+      actor,
+      resourceId: row.resourceId,
+      resourceName: row.resourceName,
+      accountId: row.accountId,
+      accountName: row.accountName,
+      reason: row.reason,
+      ticketId: row.ticketId,
+      description: `refused: ${row.refusal}`,
+    });
   }
 
   /** Opens a password the gate has granted (the caller's statement already audited it). */
@@ -218,6 +229,41 @@ export class AccountSecretGate {
     if (refusal) throw refusal === 'MISSING' && locator?.missing ? AppError.notFound(locator.missing) : refusalError(refusal, rule, row.name ?? '', row.rname ?? '');
     return row;
   }
+}
+
+/** Runs a named statement on the connection of a transaction in progress. */
+export type SqlRunner = <T extends QueryResultRow>(name: string, text: string, values: unknown[]) => Promise<T[]>;
+
+/** A change's deciding statement (after the lock): the verdict, the newest history, and the change itself when given. */
+function changeStatement(actor: Actor, access: AccountAccess, write?: GrantedWrite): { name: string; text: string; values: unknown[] } {
+  const rule = ACCOUNT_USE_RULES[access.use];
+  return {
+    name: `gate_change_${access.use}${write ? `_${write.key}` : ''}`,
+    text: `WITH ${ACTOR_CALLER}, ${decisionCtes(rule, ACTOR_SLOTS)}${
+      write ? `, granted AS (SELECT * FROM verdict WHERE id IS NOT NULL AND refusal IS NULL), ${write.ctes}` : ''
+    }
+     SELECT v.*, CASE WHEN v.id IS NOT NULL AND v.refusal IS NULL THEN ARRAY(
+       SELECT h.password FROM password_history h WHERE h.account_id = v.id ORDER BY h.id DESC LIMIT ${HISTORY_PREFETCH}) END AS history
+     FROM caller c LEFT JOIN verdict v ON true`,
+    values: write ? [...actorParams(actor, access, true), ...write.params] : actorParams(actor, access),
+  };
+}
+
+/** The granted account, or the refusal to throw (audited by the caller once rolled back). */
+function verdictOf(row: DecisionRow, access: AccountAccess): GrantedAccount {
+  const rule = ACCOUNT_USE_RULES[access.use];
+  const refusal: Refusal | null = row.id === null ? 'NOT_FOUND' : row.refusal;
+  if (!refusal) return granted(row);
+  throw new GateRefusal(refusalError(refusal, rule, row.name ?? '', row.rname ?? ''), {
+    operation: rule.refused,
+    resourceId: row.id === null ? null : row.rid,
+    resourceName: row.rname ?? '',
+    accountId: row.id,
+    accountName: row.name ?? '',
+    refusal,
+    reason: access.reason ?? '',
+    ticketId: access.ticketId ?? '',
+  });
 }
 
 /** The parameters of a decision ($1–$9); `audited` adds those of its audit row ($10, $11). */

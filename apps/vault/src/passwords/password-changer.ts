@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Actor, AuditOperation, auditInsertFrom, auditValues } from '@app/audit';
 import { complianceProblems, Keyring, PasswordPolicy, reuseProblems } from '@app/crypto';
-import { AccountSecretGate, GrantedAccount, HISTORY_PREFETCH, PASSWORD_CONTEXT } from '@app/gate';
+import { AccountSecretGate, GrantedAccount, HISTORY_PREFETCH, PASSWORD_CONTEXT, SqlRunner } from '@app/gate';
 import { AppError } from '@app/http';
 import { preparedIn } from '@app/persistence';
 import { PoliciesService } from '../policies/policies.service';
@@ -39,15 +39,19 @@ export class PasswordChanger {
   ) {}
 
   /** Checks the policy and history; throws a Failed answer that says why. */
-  async check(m: EntityManager, account: LockedAccount, newPassword: string): Promise<PasswordPolicy> {
+  check(m: EntityManager, account: LockedAccount, newPassword: string): Promise<PasswordPolicy> {
+    return this.checkWith((name, text, values) => preparedIn(m, name, text, values), account, newPassword);
+  }
+
+  /** The same check, its history read (when the gate's is not enough) through `sql`. */
+  private async checkWith(sql: SqlRunner, account: LockedAccount, newPassword: string): Promise<PasswordPolicy> {
     const policy = await this.policies.require(account.org_id, account.password_policy, 'ACCOUNTPASSWORDPOLICY');
     const problems = complianceProblems(policy, newPassword);
     if (problems.length) {
       throw AppError.invalid(`The new password does not comply with the ${policy.name} policy: ${problems.join(', ')}`);
     }
     if (policy.noReuseLast > 0) {
-      const depth = Math.max(policy.noReuseLast - 1, 0);
-      const history = await this.history(m, account, depth);
+      const history = await this.history(sql, account, Math.max(policy.noReuseLast - 1, 0));
       const recent = [account.password, ...history];
       const texts = await Promise.all(recent.map(async (blob) => (await this.keyring.open(blob, PASSWORD_CONTEXT)).toString('utf8')));
       const reuse = reuseProblems(policy, newPassword, texts);
@@ -57,11 +61,10 @@ export class PasswordChanger {
   }
 
   /** The newest `depth` previous passwords: those the gate read along when they are enough, else a query. */
-  private async history(m: EntityManager, account: LockedAccount, depth: number): Promise<Buffer[]> {
+  private async history(sql: SqlRunner, account: LockedAccount, depth: number): Promise<Buffer[]> {
     const read = account.history;
     if (read && (read.length >= depth || read.length < HISTORY_PREFETCH)) return read.slice(0, depth);
-    const rows = await preparedIn<{ password: Buffer }>(
-      m,
+    const rows = await sql<{ password: Buffer }>(
       'password_history_recent',
       'SELECT password FROM password_history WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
       [account.id, depth],
@@ -92,15 +95,15 @@ export class PasswordChanger {
   }
 
   /**
-   * A local change (RESETTYPE=LOCAL), in one transaction: the gate's deciding statement
-   * also stores the change when granted (STORE_GRANTED), then the policy and history
-   * checks run on what it returned; a failed check rolls the change back with the rest.
+   * A local change (RESETTYPE=LOCAL), in one transaction (AccountSecretGate.change): the
+   * gate's deciding statement also stores the change when granted (STORE_GRANTED), then
+   * the policy and history checks run on what it returned; a failed check rolls the change
+   * back with the rest.
    */
   changeLocal(actor: Actor, resourceId: number, accountId: number, newPassword: string, reason = '', ticketId = '') {
-    return this.gate.transaction(actor, async (m) => {
-      const write = { key: 'store', ctes: STORE_GRANTED, params: [this.keyring.seal(newPassword, PASSWORD_CONTEXT)] };
-      const account = await this.gate.authorizeChange(m, actor, { use: 'change', resourceId, accountId, reason, ticketId }, write);
-      await this.check(m, account, newPassword);
+    const write = { key: 'store', ctes: STORE_GRANTED, params: [this.keyring.seal(newPassword, PASSWORD_CONTEXT)] };
+    return this.gate.change(actor, { use: 'change', resourceId, accountId, reason, ticketId }, write, async (account, sql) => {
+      await this.checkWith(sql, account, newPassword);
     });
   }
 }
