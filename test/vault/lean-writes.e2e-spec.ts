@@ -1,0 +1,99 @@
+import request from 'supertest';
+import { createUserWithToken, startTestServices, TestServices } from '../support/app';
+import { createResource } from '../support/factories';
+import { inputData, Json } from '../support/http';
+import { auditRows } from './vault-client';
+
+/**
+ * Resource creation and password change with a form body are served by lean routes
+ * (ResourceCreateLeanRoute, PasswordChangeLeanRoute); the same call as multipart goes the
+ * long way through Express and Nest. Both must answer byte for byte alike and leave the
+ * same rows behind.
+ */
+describe('lean write routes answer as the long way does', () => {
+  let s: TestServices;
+  let user: { id: number; token: string };
+  beforeAll(async () => {
+    s = await startTestServices();
+    user = await createUserWithToken(s, 'lean-user', 'Password User');
+  });
+  afterAll(() => s.close());
+
+  type Way = 'lean' | 'long';
+  const send = (way: Way, method: 'post' | 'put', path: string, token: string, details: Json) => {
+    const req = request(s.vaultUrl)[method](`/restapi/json/v1${path}`).set('AUTHTOKEN', token);
+    return way === 'lean' ? req.type('form').send({ INPUT_DATA: inputData(details) }) : req.field('INPUT_DATA', inputData(details));
+  };
+  const answer = (res: request.Response) => ({
+    status: res.status,
+    body: res.text,
+    type: res.headers['content-type'],
+    cache: res.headers['cache-control'],
+    pragma: res.headers.pragma,
+  });
+  const both = async (call: (way: Way) => Promise<request.Response>) => {
+    const lean = answer(await call('lean'));
+    const long = answer(await call('long'));
+    expect(lean).toEqual(long);
+    return JSON.parse(lean.body);
+  };
+
+  it('creates a resource, and refuses a duplicate, a missing field and an unknown token alike', async () => {
+    const details = (name: string) => ({ RESOURCENAME: name, ACCOUNTNAME: 'root', RESOURCETYPE: 'linux', PASSWORD: 'Lean-Pass-123!' });
+    const created = await Promise.all((['lean', 'long'] as Way[]).map((way) => send(way, 'post', '/resources', s.adminToken, details(`lean-${way}`))));
+    expect(created.map((r) => r.body.operation.result.message)).toEqual([
+      'Resource lean-lean has been added successfully',
+      'Resource lean-long has been added successfully',
+    ]);
+    const rows = await auditRows(s, `operation = 'Resource Added' AND resource_name IN ('lean-lean', 'lean-long')`);
+    const shape = (r: Json) => ({ ...r, id: 0, created_at: 0, resource_id: 0, account_id: 0, resource_name: '' });
+    expect(rows).toHaveLength(2);
+    expect(shape(rows[0])).toEqual(shape(rows[1]));
+    expect(rows[0].resource_id).toEqual(expect.any(Number));
+    expect(rows[0].account_id).toEqual(expect.any(Number));
+
+    const duplicate = await both((way) => send(way, 'post', '/resources', s.adminToken, details('LEAN-LEAN')));
+    expect(duplicate.operation.result).toEqual({ status: 'Failed', message: 'Resource LEAN-LEAN already exists' });
+    const missing = await both((way) => send(way, 'post', '/resources', s.adminToken, { ACCOUNTNAME: 'root', RESOURCETYPE: 'Linux', PASSWORD: 'x' }));
+    expect(missing.operation.result.status).toBe('Failed');
+    const unknown = await both((way) => send(way, 'post', '/resources', 'not-a-token', details('lean-unknown')));
+    expect(unknown.operation.name).toBe('Authentication');
+    const forbidden = await both((way) => send(way, 'post', '/resources', user.token, details('lean-forbidden')));
+    expect(forbidden.operation.result.status).toBe('Failed');
+    expect(await s.dataSource.query(`SELECT name FROM resources WHERE name_key LIKE 'lean-%' ORDER BY name`)).toEqual([{ name: 'lean-lean' }, { name: 'lean-long' }]);
+  });
+
+  it('changes a password, and refuses reuse, a bad id, an account the caller may not see and an unknown token alike', async () => {
+    const r = await createResource(s.vaultUrl, s.adminToken, { PASSWORD: 'Start-Pass-123!' });
+    const path = `/resources/${r.resourceId}/accounts/${r.accountId}/password`;
+    const changed = await Promise.all(
+      (['lean', 'long'] as Way[]).map(async (way) => answer(await send(way, 'put', path, s.adminToken, { NEWPASSWORD: `Next-${way}-Pass-1!`, REASON: 'test' }))),
+    );
+    expect(changed[0]).toEqual(changed[1]);
+    expect(JSON.parse(changed[0].body).operation.result).toEqual({ status: 'Success', message: 'Password changed successfully' });
+
+    const reuse = await both((way) => send(way, 'put', path, s.adminToken, { NEWPASSWORD: 'Start-Pass-123!' }));
+    expect(reuse.operation.result).toEqual({ status: 'Failed', message: 'Must not be one of the last 4 password(s)' });
+    const weak = await both((way) => send(way, 'put', path, s.adminToken, { NEWPASSWORD: 'short' }));
+    expect(weak.operation.result.status).toBe('Failed');
+    expect(await s.dataSource.query('SELECT count(*)::int AS n FROM password_history WHERE account_id = $1', [r.accountId])).toEqual([{ n: 2 }]);
+
+    const badId = await both((way) => send(way, 'put', `/resources/abc/accounts/${r.accountId}/password`, s.adminToken, { NEWPASSWORD: 'Other-Pass-123!' }));
+    expect(badId.operation.result).toEqual({ status: 'Failed', message: 'Invalid resource id: abc' });
+    const hidden = await both((way) => send(way, 'put', path, user.token, { NEWPASSWORD: 'Other-Pass-123!' }));
+    expect(hidden.operation.result.status).toBe('Failed');
+    const refusals = await auditRows(s, `account_id IS NULL AND actor_id = $1 AND outcome = 'Failed'`, [user.id]);
+    expect(refusals.map((a) => [a.operation, a.description])).toEqual([
+      ['Password Change Denied', 'refused: NOT_FOUND'],
+      ['Password Change Denied', 'refused: NOT_FOUND'],
+    ]);
+    const unknown = await both((way) => send(way, 'put', path, 'not-a-token', { NEWPASSWORD: 'Other-Pass-123!' }));
+    expect(unknown.operation.name).toBe('Authentication');
+
+    const trail = await auditRows(s, `account_id = $1 AND operation = 'Password Changed'`, [r.accountId]);
+    const shape = (a: Json) => ({ ...a, id: 0, created_at: 0 });
+    expect(trail).toHaveLength(2);
+    expect(shape(trail[0])).toEqual(shape(trail[1]));
+    expect(trail[0]).toMatchObject({ outcome: 'Success', reason: 'test', resource_id: r.resourceId, account_name: r.accountName });
+  });
+});
