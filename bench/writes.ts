@@ -38,6 +38,9 @@ export async function main(): Promise<Figure[]> {
         const r = await load(base, seed.admin.token, request, SECONDS);
         figures.push({ operation, program, ...r });
       }
+      // Requests cut off by the end of the last run still run in the server: let them finish,
+      // or they meet the pool the server's shutdown has ended (an error in its output).
+      await new Promise((resolve) => setTimeout(resolve, 500));
     } finally {
       await stopServer(child);
     }

@@ -32,9 +32,17 @@ export const UploadedPart = createParamDecorator((part: string, ctx: ExecutionCo
   uploadedFile(ctx.switchToHttp().getRequest<ParsedRequest>(), part),
 );
 
+// A DTO's decorators are all applied when its class is defined: its property list never changes.
+const declared = new WeakMap<Type<object>, string[]>();
+
 function declaredProperties(dto: Type<object>): string[] {
-  const metas = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
-  return [...new Set(metas.map((m) => m.propertyName))];
+  let properties = declared.get(dto);
+  if (!properties) {
+    const metas = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+    properties = [...new Set(metas.map((m) => m.propertyName))];
+    declared.set(dto, properties);
+  }
+  return properties;
 }
 
 // Numbers and booleans arrive as text or as JSON values; DTOs see text for scalars.
