@@ -1,5 +1,6 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '@app/persistence';
@@ -55,4 +56,28 @@ export function stopServer(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+}
+
+/** CPU ticks so far (utime + stime) of a program and of each PostgreSQL backend serving `watcher`'s database. */
+export async function cpuTicks(watcher: Client, pid: number): Promise<{ node: number; pg: Map<number, number> }> {
+  const { rows } = await watcher.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  return { node: processTicks(pid), pg: new Map(rows.map((r: { pid: number }) => [r.pid, processTicks(r.pid)])) };
+}
+
+/** Milliseconds of CPU between two samples: the program's, and its backends' (one started in between counts whole). */
+export function cpuMs(before: { node: number; pg: Map<number, number> }, after: { node: number; pg: Map<number, number> }): { node: number; pg: number } {
+  let pg = 0;
+  for (const [pid, t] of after.pg) pg += t - (before.pg.get(pid) ?? 0);
+  return { node: (after.node - before.node) * CLOCK_TICK_MS, pg: pg * CLOCK_TICK_MS };
+}
+
+const CLOCK_TICK_MS = 10; // USER_HZ = 100 on Linux
+
+function processTicks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0; // exited
+  }
 }

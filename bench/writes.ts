@@ -3,10 +3,12 @@ import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { readSeed, SeedInfo } from './seed-data';
-import { startServer, stopServer } from './support';
+import { cpuMs, cpuTicks, startServer, stopServer } from './support';
 
 // Resource creation and password change on the seeded data (npm run bench -- seed): the full
 // server beside a minimal node:http + pg program doing the same insert/update plus audit row.
+// CPU per request counts the program's process and every backend on the database while it
+// runs (autovacuum workers included: noise that lands on whichever program is running).
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -17,6 +19,9 @@ interface Figure {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU milliseconds per request of the program's process and of its PostgreSQL backends. */
+  nodeCpu: number;
+  pgCpu: number;
 }
 
 export async function main(): Promise<Figure[]> {
@@ -24,27 +29,35 @@ export async function main(): Promise<Figure[]> {
   const env = { DATABASE_URL: seed.databaseUrl, MASTER_KEY: seed.masterKey, DB_POOL_SIZE: '20' };
   const run = randomBytes(3).toString('hex');
   const figures: Figure[] = [];
-  for (const [program, script] of [
-    ['plain node:http + pg', 'plain-writer.js'],
-    ['full server', 'full-server.js'],
-  ]) {
-    const { port, child } = await startServer(script, env);
-    try {
-      if (script === 'full-server.js') await backlogSealed(seed.databaseUrl);
-      const base = `http://127.0.0.1:${port}/restapi/json/v1/resources`;
-      for (const [operation, request] of [
-        ['create resource', creations(`${run}-${script.slice(0, 5)}`)],
-        ['change password', changes(seed, `${run}-${script.slice(0, 5)}`)],
-      ] as const) {
+  // Each operation on both programs back to back, so that the two figures of a ratio are
+  // measured under the same load of this shared machine (a server per measurement).
+  for (const [operation, requests] of [
+    ['create resource', (script: string) => creations(`${run}-${script.slice(0, 5)}`)],
+    ['change password', (script: string) => changes(seed, `${run}-${script.slice(0, 5)}`)],
+  ] as const) {
+    for (const [program, script] of [
+      ['plain node:http + pg', 'plain-writer.js'],
+      ['full server', 'full-server.js'],
+    ]) {
+      const { port, child } = await startServer(script, env);
+      const watcher = new Client({ connectionString: seed.databaseUrl });
+      await watcher.connect();
+      try {
+        if (script === 'full-server.js') await backlogSealed(watcher);
+        const base = `http://127.0.0.1:${port}/restapi/json/v1/resources`;
+        const request = requests(script);
         await load(base, seed.admin.token, request, 2);
-        const r = await load(base, seed.admin.token, request, SECONDS);
-        figures.push({ operation, program, ...r });
+        const before = await cpuTicks(watcher, child.pid!);
+        const { total, ...r } = await load(base, seed.admin.token, request, SECONDS);
+        const cpu = cpuMs(before, await cpuTicks(watcher, child.pid!));
+        figures.push({ operation, program, ...r, nodeCpu: round3(cpu.node / Math.max(total, 1)), pgCpu: round3(cpu.pg / Math.max(total, 1)) });
+        // Requests cut off by the end of the run still run in the server: let them finish,
+        // or they meet the pool the server's shutdown has ended (an error in its output).
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      } finally {
+        await watcher.end();
+        await stopServer(child);
       }
-      // Requests cut off by the end of the last run still run in the server: let them finish,
-      // or they meet the pool the server's shutdown has ended (an error in its output).
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    } finally {
-      await stopServer(child);
     }
   }
   console.table(figures);
@@ -60,23 +73,17 @@ export async function main(): Promise<Figure[]> {
  * started: those the plain program (which has no sealer) just wrote. Otherwise the full
  * server's figures pay for sealing the other program's rows; its own it seals as it goes.
  */
-async function backlogSealed(databaseUrl: string): Promise<void> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const [{ head }] = (await db.query('SELECT coalesce(max(id), 0)::text AS head FROM audit')).rows;
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const [{ done }] = (await db.query('SELECT coalesce((SELECT last_id FROM audit_chain WHERE id = 1), 0) >= $1::bigint AS done', [head])).rows;
-      if (done) return;
-      if (Date.now() > deadline) {
-        console.warn('The audit backlog is still being sealed; measuring anyway');
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
+async function backlogSealed(db: Client): Promise<void> {
+  const [{ head }] = (await db.query('SELECT coalesce(max(id), 0)::text AS head FROM audit')).rows;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const [{ done }] = (await db.query('SELECT coalesce((SELECT last_id FROM audit_chain WHERE id = 1), 0) >= $1::bigint AS done', [head])).rows;
+    if (done) return;
+    if (Date.now() > deadline) {
+      console.warn('The audit backlog is still being sealed; measuring anyway');
+      return;
     }
-  } finally {
-    await db.end();
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
@@ -109,7 +116,11 @@ function changes(seed: SeedInfo, prefix: string): Next {
   };
 }
 
-async function load(base: string, token: string, next: Next, seconds: number): Promise<Omit<Figure, 'operation' | 'program'>> {
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+async function load(base: string, token: string, next: Next, seconds: number): Promise<Omit<Figure, 'operation' | 'program' | 'nodeCpu' | 'pgCpu'> & { total: number }> {
   let failed = 0;
   const result = await autocannon({
     url: base,
@@ -130,5 +141,5 @@ async function load(base: string, token: string, next: Next, seconds: number): P
     ],
   });
   const bad = result.errors + result.timeouts + result.non2xx + failed;
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: bad };
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: bad, total: result.requests.total };
 }
