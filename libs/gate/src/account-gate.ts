@@ -130,7 +130,7 @@ export class AccountSecretGate {
    * when given, is the change itself, made by the deciding statement when granted.
    */
   async authorizeChange(m: EntityManager, actor: Actor, access: AccountAccess, write?: GrantedWrite): Promise<GrantedAccount> {
-    await preparedIn(m, 'gate_lock_account', 'SELECT 1 FROM accounts WHERE id = $1 AND resource_id = $2 FOR UPDATE', [access.accountId, access.resourceId]);
+    await preparedIn(m, 'gate_lock_account', LOCK_ACCOUNT, [access.accountId, access.resourceId]);
     // A new statement, so a new snapshot: it sees what a writer that held the lock before us committed.
     const { name, text, values } = changeStatement(actor, access, write);
     const [row] = await preparedIn<DecisionRow>(m, name, text, values);
@@ -151,14 +151,24 @@ export class AccountSecretGate {
     const client = await pgPool(this.dataSource).connect();
     let broken: Error | undefined;
     try {
-      await client.query(`BEGIN; SELECT 1 FROM accounts WHERE id = ${accountId} AND resource_id = ${resourceId} FOR UPDATE`);
+      // The lock is prepared once per connection (SQL PREPARE, in the same message the first
+      // time): not parsed and planned again on every change.
+      const prepare = lockPrepared.has(client) ? '' : `PREPARE gate_lock_account_sql(int, int) AS ${LOCK_ACCOUNT}; `;
+      await client.query(`${prepare}BEGIN; EXECUTE gate_lock_account_sql(${accountId}, ${resourceId})`).catch((error: Error) => {
+        // Which of its statements took is unknown (a lock timeout, a lost statement): the
+        // connection goes, its prepared statement with it, and the next one starts clean.
+        broken = error;
+        lockPrepared.delete(client);
+        throw error;
+      });
+      lockPrepared.add(client);
       const sql: SqlRunner = async (name, text, values) => (await client.query({ name, text, values })).rows;
       const { name, text, values } = changeStatement(actor, access, write);
       const [row] = await sql<DecisionRow>(name, text, values);
       await check(verdictOf(row, access), sql);
       await client.query('COMMIT');
     } catch (error) {
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      if (!broken) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
       if (error instanceof GateRefusal) await this.auditRefusal(actor, error);
       throw error;
     } finally {
@@ -230,6 +240,10 @@ export class AccountSecretGate {
     return row;
   }
 }
+
+const LOCK_ACCOUNT = 'SELECT 1 FROM accounts WHERE id = $1 AND resource_id = $2 FOR UPDATE';
+/** Pool connections on which `change` has prepared its lock (a connection's statements live and die with it). */
+const lockPrepared = new WeakSet<object>();
 
 /** Runs a named statement on the connection of a transaction in progress. */
 export type SqlRunner = <T extends QueryResultRow>(name: string, text: string, values: unknown[]) => Promise<T[]>;
