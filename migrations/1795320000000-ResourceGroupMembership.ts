@@ -186,8 +186,11 @@ export class ResourceGroupMembership1795320000000 implements MigrationInterface 
         touched integer[];
       BEGIN
         IF TG_OP = 'INSERT' THEN
-          touched := ARRAY(SELECT id FROM added);
-          PERFORM lock_group_membership(ARRAY(SELECT org_id FROM added), true);
+          -- A new static group has no members yet (they come through resource_group_members,
+          -- which cannot name it before it commits): no lock, so a resource insert joining a
+          -- new static group (op 6's RESOURCEGROUPNAME) never upgrades its shared lock.
+          touched := ARRAY(SELECT id FROM added WHERE kind <> 'static');
+          PERFORM lock_group_membership(ARRAY(SELECT org_id FROM added WHERE kind <> 'static'), true);
         ELSE
           touched := ARRAY(SELECT n.id FROM changed n JOIN previous o ON o.id = n.id
                            WHERE (n.org_id, n.kind, n.match_mode, n.criteria) IS DISTINCT FROM (o.org_id, o.kind, o.match_mode, o.criteria));
