@@ -114,7 +114,7 @@ export class ResourceGroupMembership1795320000000 implements MigrationInterface 
     await q.query(`CREATE FUNCTION refresh_resources_membership(p_resources integer[], p_groups integer[], p_fresh boolean DEFAULT false) RETURNS void
         LANGUAGE plpgsql AS $$
       BEGIN
-        IF p_resources IS NULL OR cardinality(p_resources) = 0 THEN
+        IF p_resources IS NULL OR cardinality(p_resources) = 0 OR cardinality(p_groups) = 0 THEN
           RETURN;
         END IF;
         IF NOT p_fresh THEN
@@ -221,7 +221,11 @@ export class ResourceGroupMembership1795320000000 implements MigrationInterface 
         IF TG_OP = 'INSERT' THEN
           PERFORM refresh_resources_membership(ARRAY(SELECT DISTINCT resource_id FROM added), ARRAY(SELECT DISTINCT group_id FROM added));
         ELSE
-          PERFORM refresh_resources_membership(ARRAY(SELECT DISTINCT resource_id FROM removed), ARRAY(SELECT DISTINCT group_id FROM removed));
+          -- Members removed because their group is being deleted: the group's own delete
+          -- trigger clears them under its exclusive lock; taking the shared lock here first
+          -- would make two concurrent group deletions deadlock on the upgrade.
+          PERFORM refresh_resources_membership(ARRAY(SELECT DISTINCT resource_id FROM removed),
+            ARRAY(SELECT DISTINCT x.group_id FROM removed x JOIN resource_groups g ON g.id = x.group_id));
         END IF;
         RETURN NULL;
       END $$`);
