@@ -45,12 +45,17 @@ export function genesisHash(key: Buffer): Buffer {
 
 /** The link of `row`, sealed after the row whose id is `prevId` and whose link is `prevHash`. */
 export function chainLink(key: Buffer, prevHash: Buffer, prevId: string, row: ChainRow): Buffer {
+  return chainLinkOfPayload(key, prevHash, chainPayload(prevId, row));
+}
+
+/** The text a link hashes after the previous link: the row's fields as a JSON array. */
+export function chainPayload(prevId: string, row: ChainRow): string {
   const fields = [
     row.id, prevId, row.at, row.org_id, row.category, row.operation, row.outcome, row.actor_id, row.actor_name,
     row.ip, row.client, row.resource_id, row.resource_name, row.account_id, row.account_name, row.target,
     row.reason, row.ticket_id, row.request_id, row.description,
   ];
-  return chainLinkOfPayload(key, prevHash, JSON.stringify(fields));
+  return JSON.stringify(fields);
 }
 
 export function chainLinkOfPayload(key: Buffer, prevHash: Buffer, payload: string): Buffer {

@@ -1,0 +1,142 @@
+import { createHmac } from 'node:crypto';
+import { ClientBase } from 'pg';
+import { CHAIN_COLUMNS, chainLink, ChainProblem, ChainRow, genesisHash } from './audit-chain';
+import { BinaryRow, copyBinaryRows } from './binary-copy';
+import { BINARY_CHAIN_COLUMNS, BINARY_CHAIN_FIELDS, HASH_FIELD, ID_FIELD, PREV_ID_FIELD, payloadRoom, readInt8, writeChainPayload } from './chain-payload-binary';
+
+/** Audit ids lo < id <= hi, all at or below the chain head. */
+export interface ChainRange {
+  lo: number;
+  hi: number;
+}
+
+export interface Link {
+  id: number;
+  hash: Buffer;
+}
+
+export interface RangeResult {
+  /** Rows of the range checked before the problem (or all of them). */
+  checked: number;
+  /** The last row checked (or the row before the range). */
+  last: Link;
+  problem?: ChainProblem;
+}
+
+/** A row whose link does not match the bytes hashed here: chainLink decides (slowCheck). */
+interface Suspect {
+  id: number;
+  hash: Buffer;
+  prev: Link;
+}
+
+/**
+ * Checks the rows of one range in id order, from the stored link of the row just before it,
+ * inside the caller's snapshot. `stopped` turns true when an earlier range found a problem.
+ */
+export async function checkRange(client: ClientBase, key: Buffer, checkpoints: Map<number, Buffer>, range: ChainRange, stopped: () => boolean): Promise<RangeResult> {
+  let checked = 0;
+  let trusted = NaN;
+  for (let lo = range.lo; ; ) {
+    const walked = await walkRows(client, key, checkpoints, lo, range.hi, trusted, stopped);
+    checked += walked.checked;
+    if (!walked.suspect) return { ...walked, checked };
+    const { id, prev } = walked.suspect;
+    if (await sealedAsWritten(client, key, walked.suspect)) {
+      trusted = id; // the fast bytes differ from chainLink's text for this row; walk on from it
+      lo = id - 1;
+      continue;
+    }
+    const { rows: [next] } = await client.query('SELECT prev_id::text AS chain_prev FROM audit_seals WHERE audit_id > $1 ORDER BY audit_id LIMIT 1', [id]);
+    const problem: ChainProblem =
+      next && next.chain_prev === String(prev.id)
+        ? { kind: 'inserted', id: String(id), message: `row ${id} was inserted (the chain skips it)` }
+        : { kind: 'altered', id: String(id), message: `row ${id} has been altered (its content does not match its seal)` };
+    return { checked, last: prev, problem };
+  }
+}
+
+interface Walked extends RangeResult {
+  suspect?: Suspect;
+}
+
+async function walkRows(
+  client: ClientBase,
+  key: Buffer,
+  checkpoints: Map<number, Buffer>,
+  lo: number,
+  hi: number,
+  trusted: number,
+  stopped: () => boolean,
+): Promise<Walked> {
+  const { rows: [before] } = await client.query('SELECT a.id::text AS id, s.hash FROM audit a LEFT JOIN audit_seals s ON s.audit_id = a.id WHERE a.id <= $1 ORDER BY a.id DESC LIMIT 1', [lo]);
+  const start: Link = before ? { id: Number(before.id), hash: before.hash ?? Buffer.alloc(0) } : { id: 0, hash: genesisHash(key) };
+  // out holds the previous link, then the row's payload: one buffer, one HMAC update per row.
+  let out = Buffer.alloc(4096);
+  start.hash.copy(out, 0, 0, 32);
+  let prevId = start.id;
+  let checked = 0;
+  let result: Walked | undefined;
+  const finish = (walked: Omit<Walked, 'checked' | 'last'>) => (result = { checked, last: { id: prevId, hash: Buffer.from(out.subarray(0, 32)) }, ...walked });
+
+  const onRow = (row: BinaryRow) => {
+    if (result || stopped()) return;
+    const { data, start: at, length } = row;
+    const id = readInt8(row, ID_FIELD);
+    if (Number.isNaN(id)) throw new Error('Audit id beyond what verify-audit handles (2^53)');
+    if (length[HASH_FIELD] === -1 || length[PREV_ID_FIELD] === -1) {
+      return finish({ problem: { kind: 'inserted', id: String(id), message: `row ${id} lies inside the sealed range but was never sealed` } });
+    }
+    // Beyond 2^53 the value is rounded, still unequal to and on the same side of every safe id.
+    const claimed = data.readInt32BE(at[PREV_ID_FIELD]) * 4_294_967_296 + data.readUInt32BE(at[PREV_ID_FIELD] + 4);
+    if (claimed !== prevId) {
+      if (claimed > prevId && claimed < id) {
+        return finish({ problem: { kind: 'removed', id: String(claimed), message: `row ${claimed} (sealed between ${prevId} and ${id}) has been removed` } });
+      }
+      return finish({ problem: { kind: 'altered', id: String(id), message: `row ${id} has been altered (its chain link was changed)` } });
+    }
+    const hashAt = at[HASH_FIELD];
+    const hashLength = length[HASH_FIELD];
+    const room = 32 + payloadRoom(data);
+    if (out.length < room) {
+      const bigger = Buffer.alloc(room * 2);
+      out.copy(bigger, 0, 0, 32);
+      out = bigger;
+    }
+    const end = writeChainPayload(row, out, 32);
+    if (!(end > 0 && hashLength === 32 && sameBytes(createHmac('sha256', key).update(out.subarray(0, end)).digest(), data, hashAt)) && id !== trusted) {
+      const prev = { id: prevId, hash: Buffer.from(out.subarray(0, 32)) };
+      return finish({ suspect: { id, hash: Buffer.from(data.subarray(hashAt, hashAt + hashLength)), prev } });
+    }
+    const checkpoint = checkpoints.get(id);
+    if (checkpoint) {
+      if (checkpoint.length !== 32 || !sameBytes(checkpoint, data, hashAt)) {
+        return finish({ problem: { kind: 'altered', id: String(id), message: `row ${id} does not match the checkpoint taken when it was sealed` } });
+      }
+      checkpoints.delete(id);
+    }
+    data.copy(out, 0, hashAt, hashAt + 32);
+    prevId = id;
+    checked += 1;
+  };
+
+  await copyBinaryRows(
+    client,
+    `SELECT ${BINARY_CHAIN_COLUMNS} FROM audit a LEFT JOIN audit_seals s ON s.audit_id = a.id AND s.audit_id > ${lo} AND s.audit_id <= ${hi}
+     WHERE a.id > ${lo} AND a.id <= ${hi} ORDER BY a.id`,
+    BINARY_CHAIN_FIELDS,
+    onRow,
+  );
+  return result ?? finish({});
+}
+
+function sameBytes(expected: Buffer, data: Buffer, at: number): boolean {
+  for (let i = 0; i < 32; i++) if (expected[i] !== data[at + i]) return false;
+  return true;
+}
+
+/** The definition of a link is chainLink over the row's columns: asked before a mismatch is reported. */
+async function sealedAsWritten(client: ClientBase, key: Buffer, suspect: Suspect): Promise<boolean> {
+  const { rows: [full] } = await client.query<ChainRow>(`SELECT ${CHAIN_COLUMNS} FROM audit a WHERE a.id = $1`, [suspect.id]);
+  return chainLink(key, suspect.prev.hash, String(suspect.prev.id), full).equals(suspect.hash);
+}
