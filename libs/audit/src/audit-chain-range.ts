@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { ClientBase } from 'pg';
 import { CHAIN_COLUMNS, chainLink, ChainProblem, ChainRow, genesisHash } from './audit-chain';
 import { BinaryRow, copyBinaryRows } from './binary-copy';
+import { ChainHashPool } from './chain-hash-pool';
 import { BINARY_CHAIN_COLUMNS, BINARY_CHAIN_FIELDS, HASH_FIELD, ID_FIELD, PREV_ID_FIELD, payloadRoom, readInt8, writeChainPayload } from './chain-payload-binary';
 
 /** Audit ids lo < id <= hi, all at or below the chain head. */
@@ -34,11 +34,18 @@ interface Suspect {
  * Checks the rows of one range in id order, from the stored link of the row just before it,
  * inside the caller's snapshot. `stopped` turns true when an earlier range found a problem.
  */
-export async function checkRange(client: ClientBase, key: Buffer, checkpoints: Map<number, Buffer>, range: ChainRange, stopped: () => boolean): Promise<RangeResult> {
+export async function checkRange(
+  client: ClientBase,
+  key: Buffer,
+  hashes: ChainHashPool,
+  checkpoints: Map<number, Buffer>,
+  range: ChainRange,
+  stopped: () => boolean,
+): Promise<RangeResult> {
   let checked = 0;
   let trusted = NaN;
   for (let lo = range.lo; ; ) {
-    const walked = await walkRows(client, key, checkpoints, lo, range.hi, trusted, stopped);
+    const walked = await walkRows(client, key, hashes, checkpoints, lo, range.hi, trusted, stopped);
     checked += walked.checked;
     if (!walked.suspect) return { ...walked, checked };
     const { id, prev } = walked.suspect;
@@ -60,9 +67,15 @@ interface Walked extends RangeResult {
   suspect?: Suspect;
 }
 
+// A batch of links for the hash workers: large enough that messages are rare, small enough that
+// a stream with BATCHES_IN_FLIGHT of them out stays at a few MB.
+const BATCH_BYTES = 256 * 1024;
+const BATCHES_IN_FLIGHT = 4;
+
 async function walkRows(
   client: ClientBase,
   key: Buffer,
+  hashes: ChainHashPool,
   checkpoints: Map<number, Buffer>,
   lo: number,
   hi: number,
@@ -71,63 +84,119 @@ async function walkRows(
 ): Promise<Walked> {
   const { rows: [before] } = await client.query('SELECT a.id::text AS id, s.hash FROM audit a LEFT JOIN audit_seals s ON s.audit_id = a.id WHERE a.id <= $1 ORDER BY a.id DESC LIMIT 1', [lo]);
   const start: Link = before ? { id: Number(before.id), hash: before.hash ?? Buffer.alloc(0) } : { id: 0, hash: genesisHash(key) };
-  // out holds the previous link, then the row's payload: one buffer, one HMAC update per row.
-  let out = Buffer.alloc(4096);
-  start.hash.copy(out, 0, 0, 32);
+  const prevHash = Buffer.alloc(32);
+  start.hash.copy(prevHash, 0, 0, 32);
   let prevId = start.id;
   let checked = 0;
-  let result: Walked | undefined;
-  const finish = (walked: Omit<Walked, 'checked' | 'last'>) => (result = { checked, last: { id: prevId, hash: Buffer.from(out.subarray(0, 32)) }, ...walked });
+  // The first problem the walk itself sees, at the count of rows checked before it; the
+  // workers may still report a link mismatch on an earlier row.
+  let found: { at: number; problem?: ChainProblem; suspect?: Suspect } | undefined;
+  let mismatch: { at: number; suspect: Suspect } | undefined;
+  const finish = (at: number, outcome: { problem?: ChainProblem; suspect?: Suspect }) => void (found = { at, ...outcome });
+
+  // The batch being filled (records for the workers, and each record's row and previous id),
+  // in buffers shared with the workers and reused once their check has settled.
+  const free: Buffer[] = [];
+  const take = (bytes = BATCH_BYTES) => (bytes === BATCH_BYTES && free.pop()) || Buffer.from(new SharedArrayBuffer(bytes));
+  let batch = take();
+  let used = 0;
+  let ids: number[] = [];
+  let prevIds: number[] = [];
+  let firstAt = 0;
+  const inFlight = new Set<Promise<void>>();
+  const socket = (client as unknown as { connection: { stream: { pause(): void; resume(): void } } }).connection.stream;
+  const flush = () => {
+    if (ids.length === 0) return;
+    const sent = { ids, prevIds, firstAt, batch };
+    const job = hashes
+      .check({ shared: batch.buffer as SharedArrayBuffer, length: used, count: ids.length })
+      .then(({ first, stored, prev }) => {
+        if (first < 0 || (mismatch && mismatch.at <= sent.firstAt + first)) return;
+        mismatch = {
+          at: sent.firstAt + first,
+          suspect: { id: sent.ids[first], hash: Buffer.from(stored!), prev: { id: sent.prevIds[first], hash: Buffer.from(prev!) } },
+        };
+      })
+      .finally(() => {
+        if (sent.batch.length === BATCH_BYTES) free.push(sent.batch);
+        inFlight.delete(job);
+        if (inFlight.size < BATCHES_IN_FLIGHT) socket.resume();
+      });
+    inFlight.add(job);
+    if (inFlight.size >= BATCHES_IN_FLIGHT) socket.pause();
+    batch = take();
+    used = 0;
+    ids = [];
+    prevIds = [];
+  };
 
   const onRow = (row: BinaryRow) => {
-    if (result || stopped()) return;
+    if (found || mismatch || stopped()) return;
     const { data, start: at, length } = row;
     const id = readInt8(row, ID_FIELD);
     if (Number.isNaN(id)) throw new Error('Audit id beyond what verify-audit handles (2^53)');
     if (length[HASH_FIELD] === -1 || length[PREV_ID_FIELD] === -1) {
-      return finish({ problem: { kind: 'inserted', id: String(id), message: `row ${id} lies inside the sealed range but was never sealed` } });
+      return finish(checked, { problem: { kind: 'inserted', id: String(id), message: `row ${id} lies inside the sealed range but was never sealed` } });
     }
     // Beyond 2^53 the value is rounded, still unequal to and on the same side of every safe id.
     const claimed = data.readInt32BE(at[PREV_ID_FIELD]) * 4_294_967_296 + data.readUInt32BE(at[PREV_ID_FIELD] + 4);
     if (claimed !== prevId) {
       if (claimed > prevId && claimed < id) {
-        return finish({ problem: { kind: 'removed', id: String(claimed), message: `row ${claimed} (sealed between ${prevId} and ${id}) has been removed` } });
+        return finish(checked, { problem: { kind: 'removed', id: String(claimed), message: `row ${claimed} (sealed between ${prevId} and ${id}) has been removed` } });
       }
-      return finish({ problem: { kind: 'altered', id: String(id), message: `row ${id} has been altered (its chain link was changed)` } });
+      return finish(checked, { problem: { kind: 'altered', id: String(id), message: `row ${id} has been altered (its chain link was changed)` } });
     }
     const hashAt = at[HASH_FIELD];
     const hashLength = length[HASH_FIELD];
-    const room = 32 + payloadRoom(data);
-    if (out.length < room) {
-      const bigger = Buffer.alloc(room * 2);
-      out.copy(bigger, 0, 0, 32);
-      out = bigger;
-    }
-    const end = writeChainPayload(row, out, 32);
-    if (!(end > 0 && hashLength === 32 && sameBytes(createHmac('sha256', key).update(out.subarray(0, end)).digest(), data, hashAt)) && id !== trusted) {
-      const prev = { id: prevId, hash: Buffer.from(out.subarray(0, 32)) };
-      return finish({ suspect: { id, hash: Buffer.from(data.subarray(hashAt, hashAt + hashLength)), prev } });
+    if (id !== trusted) {
+      const room = 68 + payloadRoom(data);
+      if (used + room > batch.length) {
+        flush();
+        if (room > batch.length) batch = take(room);
+      }
+      const end = hashLength === 32 ? writeChainPayload(row, batch, used + 68) : -1;
+      if (end < 0) {
+        const suspect = { id, hash: Buffer.from(data.subarray(hashAt, hashAt + hashLength)), prev: { id: prevId, hash: Buffer.from(prevHash) } };
+        return finish(checked, { suspect });
+      }
+      batch.writeUInt32LE(end - used - 36, used);
+      data.copy(batch, used + 4, hashAt, hashAt + 32);
+      prevHash.copy(batch, used + 36);
+      if (ids.length === 0) firstAt = checked;
+      ids.push(id);
+      prevIds.push(prevId);
+      used = end;
     }
     const checkpoint = checkpoints.get(id);
     if (checkpoint) {
       if (checkpoint.length !== 32 || !sameBytes(checkpoint, data, hashAt)) {
-        return finish({ problem: { kind: 'altered', id: String(id), message: `row ${id} does not match the checkpoint taken when it was sealed` } });
+        return finish(checked, { problem: { kind: 'altered', id: String(id), message: `row ${id} does not match the checkpoint taken when it was sealed` } });
       }
       checkpoints.delete(id);
     }
-    data.copy(out, 0, hashAt, hashAt + 32);
+    data.copy(prevHash, 0, hashAt, hashAt + 32);
     prevId = id;
     checked += 1;
   };
 
-  await copyBinaryRows(
-    client,
-    `SELECT ${BINARY_CHAIN_COLUMNS} FROM audit a LEFT JOIN audit_seals s ON s.audit_id = a.id AND s.audit_id > ${lo} AND s.audit_id <= ${hi}
-     WHERE a.id > ${lo} AND a.id <= ${hi} ORDER BY a.id`,
-    BINARY_CHAIN_FIELDS,
-    onRow,
-  );
-  return result ?? finish({});
+  try {
+    await copyBinaryRows(
+      client,
+      `SELECT ${BINARY_CHAIN_COLUMNS} FROM audit a LEFT JOIN audit_seals s ON s.audit_id = a.id AND s.audit_id > ${lo} AND s.audit_id <= ${hi}
+       WHERE a.id > ${lo} AND a.id <= ${hi} ORDER BY a.id`,
+      BINARY_CHAIN_FIELDS,
+      onRow,
+    );
+    flush();
+  } finally {
+    await Promise.allSettled(inFlight);
+    socket.resume();
+  }
+  await Promise.all(inFlight); // rethrows a worker failure
+  const last = { id: prevId, hash: Buffer.from(prevHash) };
+  if (mismatch && (!found || mismatch.at <= found.at)) return { checked: mismatch.at, last, suspect: mismatch.suspect };
+  if (found) return { checked: found.at, last, problem: found.problem, suspect: found.suspect };
+  return { checked, last };
 }
 
 function sameBytes(expected: Buffer, data: Buffer, at: number): boolean {

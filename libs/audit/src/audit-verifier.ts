@@ -4,12 +4,15 @@ import { Keyring } from '@app/crypto';
 import { ChainProblem, ChainReport, genesisHash } from './audit-chain';
 import { loadChainState } from './audit-chain-key';
 import { ChainRange, checkRange, Link } from './audit-chain-range';
+import { ChainHashPool } from './chain-hash-pool';
 
 export interface VerifyOptions {
   /** Ids per range: each range is one COPY, small enough that work past a problem stays short. */
   rangeIds?: number;
   /** Connections walking ranges at once (PostgreSQL reads and sends a range while node hashes another). */
   streams?: number;
+  /** Worker threads computing the HMACs. */
+  hashWorkers?: number;
 }
 
 type RangeOutcome = { checked: number; last: Link; problem?: ChainProblem } | { error: unknown };
@@ -24,9 +27,10 @@ type RangeOutcome = { checked: number; last: Link; problem?: ChainProblem } | { 
  * range order, so the report is the first problem in id order, as a single walk would give.
  */
 export async function verifyAuditChain(dataSource: DataSource, keyring: Keyring, options: VerifyOptions = {}): Promise<ChainReport> {
-  const { rangeIds = 100_000, streams = 2 } = options;
+  const { rangeIds = 100_000, streams = 2, hashWorkers = 2 } = options;
   const { key } = await loadChainState(dataSource, keyring);
   const runners: QueryRunner[] = [];
+  const hashes = new ChainHashPool(key, Math.max(1, hashWorkers));
   const open = async (snapshot?: string) => {
     const runner = dataSource.createQueryRunner();
     runners.push(runner);
@@ -43,8 +47,9 @@ export async function verifyAuditChain(dataSource: DataSource, keyring: Keyring,
     if (!/^[0-9A-F-]+$/i.test(state.snapshot)) throw new Error(`Unexpected snapshot name ${state.snapshot}`);
     const extra = Math.max(0, Math.min(streams, poolSize(dataSource)) - 1);
     const others = await Promise.all(Array.from({ length: extra }, () => open(state.snapshot)));
-    return await walk([main, ...others], key, state.last_id, state.last_hash, rangeIds);
+    return await walk([main, ...others], key, hashes, state.last_id, state.last_hash, rangeIds);
   } finally {
+    await hashes.close();
     for (const runner of runners) {
       if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
       await runner.release();
@@ -52,7 +57,7 @@ export async function verifyAuditChain(dataSource: DataSource, keyring: Keyring,
   }
 }
 
-async function walk(runners: QueryRunner[], key: Buffer, headId: string, headHash: Buffer, rangeIds: number): Promise<ChainReport> {
+async function walk(runners: QueryRunner[], key: Buffer, hashes: ChainHashPool, headId: string, headHash: Buffer, rangeIds: number): Promise<ChainReport> {
   const head = safeId(headId);
   const main = runners[0];
   const checkpoints = new Map<number, Buffer>();
@@ -72,7 +77,7 @@ async function walk(runners: QueryRunner[], key: Buffer, headId: string, headHas
     const client = await runner.connect();
     for (let k = next++; k < ranges.length && k < stopAt; k = next++) {
       const mine = k;
-      outcomes[k] = await checkRange(client, key, checkpoints, ranges[k], () => mine > stopAt).catch((error: unknown) => ({ error }));
+      outcomes[k] = await checkRange(client, key, hashes, checkpoints, ranges[k], () => mine > stopAt).catch((error: unknown) => ({ error }));
       if ('error' in outcomes[k] || (outcomes[k] as { problem?: ChainProblem }).problem) stopAt = Math.min(stopAt, k);
     }
   };

@@ -111,11 +111,22 @@ function writeDecimal(out: Buffer, at: number, value: number): number {
     out[at++] = 0x2d;
     value = -value;
   }
+  // Small integer arithmetic (| 0) is about three times faster than Math.floor on doubles.
+  if (value >= 1e8) {
+    const high = Math.floor(value / 1e8);
+    return writeDigits(out, writeDecimal(out, at, high), value - high * 1e8, 8);
+  }
   let digits = 1;
-  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  for (let rest = value; rest >= 10; rest = (rest / 10) | 0) digits++;
+  return writeDigits(out, at, value, digits);
+}
+
+/** value (below 1e8) in exactly `digits` digits, zero-padded. */
+function writeDigits(out: Buffer, at: number, value: number, digits: number): number {
   for (let i = at + digits - 1; i >= at; i--) {
-    out[i] = 0x30 + (value % 10);
-    value = Math.floor(value / 10);
+    const rest = (value / 10) | 0;
+    out[i] = 0x30 + value - rest * 10;
+    value = rest;
   }
   return at + digits;
 }
