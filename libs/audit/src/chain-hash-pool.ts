@@ -61,8 +61,8 @@ export class ChainHashPool {
     });
   }
 
-  // A shared buffer: copying 256 KB batches into each message, or transferring them, cost the main
-  // thread about a millisecond per batch (as much as writing the payloads).
+  // A shared buffer: postMessage took about 1.5 ms per 256 KB batch transferred, 0.3 ms copied,
+  // 0.1-0.25 ms shared (1M rows, 929 batches, loaded machine).
   check(batch: LinkBatch): Promise<BatchResult> {
     const seq = this.seq++;
     return new Promise((resolve, reject) => {
