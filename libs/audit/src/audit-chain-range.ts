@@ -1,7 +1,7 @@
 import { ClientBase } from 'pg';
 import { CHAIN_COLUMNS, chainLink, ChainProblem, ChainRow, genesisHash } from './audit-chain';
 import { BinaryRow, copyBinaryRows } from './binary-copy';
-import { ChainHashPool } from './chain-hash-pool';
+import { ChainHashPool, INNER_BLOCK, RECORD_HEAD } from './chain-hash-pool';
 import { BINARY_CHAIN_COLUMNS, BINARY_CHAIN_FIELDS, HASH_FIELD, ID_FIELD, PREV_ID_FIELD, payloadRoom, readInt8, writeChainPayload } from './chain-payload-binary';
 
 /** Audit ids lo < id <= hi, all at or below the chain head. */
@@ -149,19 +149,20 @@ async function walkRows(
     const hashAt = at[HASH_FIELD];
     const hashLength = length[HASH_FIELD];
     if (id !== trusted) {
-      const room = 68 + payloadRoom(data);
+      const room = RECORD_HEAD + INNER_BLOCK + 32 + payloadRoom(data);
       if (used + room > batch.length) {
         flush();
         if (room > batch.length) batch = take(room);
       }
-      const end = hashLength === 32 ? writeChainPayload(row, batch, used + 68) : -1;
+      const end = hashLength === 32 ? writeChainPayload(row, batch, used + RECORD_HEAD + INNER_BLOCK + 32) : -1;
       if (end < 0) {
         const suspect = { id, hash: Buffer.from(data.subarray(hashAt, hashAt + hashLength)), prev: { id: prevId, hash: Buffer.from(prevHash) } };
         return finish(checked, { suspect });
       }
-      batch.writeUInt32LE(end - used - 36, used);
+      batch.writeUInt32LE(end - used - RECORD_HEAD, used);
       data.copy(batch, used + 4, hashAt, hashAt + 32);
-      prevHash.copy(batch, used + 36);
+      hashes.inner.copy(batch, used + RECORD_HEAD);
+      prevHash.copy(batch, used + RECORD_HEAD + INNER_BLOCK);
       if (ids.length === 0) firstAt = checked;
       ids.push(id);
       prevIds.push(prevId);

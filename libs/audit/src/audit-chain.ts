@@ -65,8 +65,9 @@ export function chainLinkOfPayload(key: Buffer, prevHash: Buffer, payload: strin
 /**
  * The text chainLink hashes, built by PostgreSQL for audit row `a` sealed after row `prev`:
  * to_json escapes text exactly as JSON.stringify does (the short escapes, other control
- * characters as lower-case \u00xx, nothing else), so the verifier receives one string per row
- * instead of twenty fields. A mismatch is re-checked with chainLink before it is reported.
+ * characters as lower-case \u00xx, nothing else), so the sealer receives one string per row
+ * instead of twenty fields. (The verifier writes the same bytes from binary columns, see
+ * chain-payload-binary.ts, and re-checks a mismatch with chainLink before reporting it.)
  */
 export function chainPayloadSql(prev: string): string {
   // Digits need no escaping: quoting them directly saves most of the to_json calls.
