@@ -104,6 +104,7 @@ async function walkRows(
   let prevIds: number[] = [];
   let firstAt = 0;
   const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined; // a batch left unchecked must never pass as checked
   const socket = (client as unknown as { connection: { stream: { pause(): void; resume(): void } } }).connection.stream;
   const flush = () => {
     if (ids.length === 0) return;
@@ -117,6 +118,7 @@ async function walkRows(
           suspect: { id: sent.ids[first], hash: Buffer.from(stored!), prev: { id: sent.prevIds[first], hash: Buffer.from(prev!) } },
         };
       })
+      .catch((error: unknown) => void (failure ??= { error }))
       .finally(() => {
         if (sent.batch.length === BATCH_BYTES) free.push(sent.batch);
         inFlight.delete(job);
@@ -193,7 +195,7 @@ async function walkRows(
     await Promise.allSettled(inFlight);
     socket.resume();
   }
-  await Promise.all(inFlight); // rethrows a worker failure
+  if (failure) throw failure.error;
   const last = { id: prevId, hash: Buffer.from(prevHash) };
   if (mismatch && (!found || mismatch.at <= found.at)) return { checked: mismatch.at, last, suspect: mismatch.suspect };
   if (found) return { checked: found.at, last, problem: found.problem, suspect: found.suspect };

@@ -43,4 +43,13 @@ describe('link HMACs from key blocks', () => {
       await pool.close();
     }
   });
+
+  it('reject the checks in flight when a worker fails', async () => {
+    const pool = new ChainHashPool(randomBytes(32), 1);
+    try {
+      await expect(pool.check({ shared: new SharedArrayBuffer(2), length: 2, count: 1 })).rejects.toThrow('outside buffer bounds');
+    } finally {
+      await pool.close();
+    }
+  });
 });
