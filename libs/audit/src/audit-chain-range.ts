@@ -23,7 +23,7 @@ export interface RangeResult {
   problem?: ChainProblem;
 }
 
-/** A row whose link does not match the bytes hashed here: chainLink decides (slowCheck). */
+/** A row whose link does not match the bytes hashed here: chainLink decides (sealedAsWritten). */
 interface Suspect {
   id: number;
   hash: Buffer;
