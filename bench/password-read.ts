@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { hashToken, Keyring, newApiToken, parseKeyMaterial } from '@app/crypto';
 import { helpdeskBlockedSql, resourceVisibleSql, underAccessControlSql } from '@app/gate';
 import { createDataSource, runMigrations } from '@app/persistence';
+import { DataSet, seededSets, Target } from './read-data';
 import { benchDatabase, startServer, stopServer } from './support';
 
 // The password read through the full server (TLS off) beside two minimal node:http + pg
@@ -41,60 +42,75 @@ interface Figures {
   rssMb: number;
 }
 
-interface Target {
-  token: string;
-  path: string;
+export async function main(): Promise<Figures[]> {
+  const sets = process.env.BENCH_DATA === 'seed' ? await seededSets() : [await generatedSet()];
+  const results: Figures[] = [];
+  try {
+    for (const set of sets) results.push(...(await measure(set, sets.length > 1 ? ` [${set.label}]` : '')));
+  } finally {
+    for (const set of sets) await set.drop();
+  }
+  print(results, sets);
+  return results;
 }
 
-export async function main(): Promise<Figures[]> {
+/** The organisation generated here (RESOURCES resources), in a scratch database. */
+async function generatedSet(): Promise<DataSet> {
   const db = await benchDatabase();
   const masterKey = randomBytes(32).toString('hex');
+  await runMigrations(db.url);
+  const ds = createDataSource(db.url, 2);
+  await ds.initialize();
+  const started = Date.now();
+  const targets = await seed(ds, masterKey);
+  console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await ds.destroy();
+  const label = RESOURCES ? `${RESOURCES} resources × 3 accounts, ${targets.length} rotating (user, account) pairs, ~5% refused` : 'one owned account';
+  return {
+    label,
+    url: db.url,
+    masterKey,
+    targets,
+    fullOnly: false,
+    drop: async () => (process.env.BENCH_KEEP_DB ? console.log(`kept database ${db.url}`) : db.drop()),
+  };
+}
+
+/** Each program on one data set, one after the other. */
+async function measure(set: DataSet, suffix: string): Promise<Figures[]> {
+  const env = { DATABASE_URL: set.url, MASTER_KEY: set.masterKey, DB_POOL_SIZE: '20' };
+  const watcher = new Client({ connectionString: set.url });
+  await watcher.connect();
+  const results: Figures[] = [];
   try {
-    await runMigrations(db.url);
-    const ds = createDataSource(db.url, 2);
-    await ds.initialize();
-    const started = Date.now();
-    const targets = await seed(ds, masterKey);
-    console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    await ds.destroy();
-    const env = { DATABASE_URL: db.url, MASTER_KEY: masterKey, DB_POOL_SIZE: '20' };
-    const watcher = new Client({ connectionString: db.url });
-    await watcher.connect();
-    const results: Figures[] = [];
-    try {
-      const programs = PROGRAMS.filter(([n, s]) => !ONLY || ONLY.some((o) => s.startsWith(o) || n === o));
-      for (const [name, script] of programs) {
-        // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each full server (written when it stops).
-        const profile = process.env.BENCH_CPU_PROF && script === 'full-server.js' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-        const { port, child } = await startServer(script, env, profile);
-        try {
-          const base = `http://127.0.0.1:${port}`;
-          await load(base, targets, 2); // warm-up: JIT, prepared statements, pool
-          if (script === 'full-server.js') await sealed(watcher);
-          const before = await cpuSample(watcher, child.pid!);
-          const figures = await load(base, targets, SECONDS);
-          const after = await cpuSample(watcher, child.pid!);
-          const rssMb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-          results.push({
-            name,
-            ...figures,
-            nodeCpu: ((after.node - before.node) * CLOCK_TICK_MS) / figures.total,
-            pgCpu: (cpuDelta(before.pg, after.pg) * CLOCK_TICK_MS) / figures.total,
-            rssMb,
-          });
-        } finally {
-          await stopServer(child);
-        }
+    const programs = PROGRAMS.filter(([n, s]) => (!ONLY || ONLY.some((o) => s.startsWith(o) || n === o)) && (!set.fullOnly || s === 'full-server.js'));
+    for (const [name, script] of programs) {
+      // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each full server (written when it stops).
+      const profile = process.env.BENCH_CPU_PROF && script === 'full-server.js' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+      const { port, child } = await startServer(script, env, profile);
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        await load(base, set.targets, 2); // warm-up: JIT, prepared statements, pool
+        if (script === 'full-server.js') await sealed(watcher);
+        const before = await cpuSample(watcher, child.pid!);
+        const figures = await load(base, set.targets, SECONDS);
+        const after = await cpuSample(watcher, child.pid!);
+        const rssMb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+        results.push({
+          name: name + suffix,
+          ...figures,
+          nodeCpu: ((after.node - before.node) * CLOCK_TICK_MS) / figures.total,
+          pgCpu: (cpuDelta(before.pg, after.pg) * CLOCK_TICK_MS) / figures.total,
+          rssMb,
+        });
+      } finally {
+        await stopServer(child);
       }
-    } finally {
-      await watcher.end();
     }
-    print(results, targets.length);
-    return results;
   } finally {
-    if (process.env.BENCH_KEEP_DB) console.log(`kept database ${db.url}`);
-    else await db.drop();
+    await watcher.end();
   }
+  return results;
 }
 
 /**
@@ -259,21 +275,22 @@ function ticks(pid: number): number {
   }
 }
 
-function print(results: Figures[], pairs: number): void {
-  const data = RESOURCES ? `${RESOURCES} resources × 3 accounts, ${pairs} rotating (user, account) pairs, ~5% refused` : 'one owned account';
-  console.log(`\nPassword read, ${CONNECTIONS} connections, ${SECONDS} s each, ${data}`);
-  console.log('program                  req/s     p50 ms   p99 ms   node ms/req   pg ms/req   rss MB   refused   errors');
+function print(results: Figures[], sets: DataSet[]): void {
+  for (const set of sets) console.log(`\n[${set.label}]: ${set.targets.length} rotating requests${set.fullOnly ? ' (full server only)' : ''}`);
+  console.log(`Password read, ${CONNECTIONS} connections, ${SECONDS} s each`);
+  console.log('program                           req/s     p50 ms   p99 ms   node ms/req   pg ms/req   rss MB   refused   errors');
   for (const r of results) {
     console.log(
-      `${r.name.padEnd(24)} ${r.rps.toFixed(0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}` +
+      `${r.name.padEnd(33)} ${r.rps.toFixed(0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}` +
         `   ${r.nodeCpu.toFixed(3).padStart(11)}   ${r.pgCpu.toFixed(3).padStart(9)}   ${r.rssMb.toFixed(0).padStart(6)}   ${String(r.refused).padStart(7)}   ${r.errors}`,
     );
   }
-  const by = (name: string) => results.find((r) => r.name.startsWith(name));
-  const [plain, one, full] = [by('plain'), by('one'), by('full server')];
+  const by = (name: string, label = sets[0].label) => results.find((r) => r.name.startsWith(name) && (sets.length === 1 || r.name.endsWith(`[${label}]`)));
+  const [plain, one, full, empty] = [by('plain'), by('one'), by('full server'), by('full server', 'empty')];
   if (full && one) console.log(`ratio full/one-statement: ${(full.rps / one.rps).toFixed(2)}`);
   if (full && plain) console.log(`ratio full/plain: ${(full.rps / plain.rps).toFixed(2)}`);
   if (one && plain) console.log(`ratio one-statement/plain: ${(one.rps / plain.rps).toFixed(2)}`);
+  if (full && empty && sets.length > 1) console.log(`ratio full on the seeded data / full on the empty copy: ${(full.rps / empty.rps).toFixed(2)}`);
 }
 
 if (require.main === module) {

@@ -20,6 +20,8 @@ export interface SeedInfo {
   checkouts: { accountId: number; resourceId: number; userIds: number[] }[];
   tokens: Record<number, string>;
   auditRows: number;
+  /** The same users, and only the resources the password-read requests name (read-data.ts). */
+  emptyDatabaseUrl?: string;
 }
 
 export const SEED_FILE = join(__dirname, '..', '..', 'bench', 'results', 'seed.json');

@@ -7,7 +7,8 @@ import { AuditSealer } from '@app/audit';
 import { Keyring, parseKeyMaterial } from '@app/crypto';
 import { createDataSource, runMigrations } from '@app/persistence';
 import { resourceVisibleSql } from '@app/gate';
-import { SIZES, seedAudit, seedDirectory, writeSeed } from './seed-data';
+import { makeEmptyTwin } from './read-data';
+import { readSeed, SIZES, seedAudit, seedDirectory, writeSeed } from './seed-data';
 
 // `npm run bench -- seed`: the realistic data set the other benchmarks run on, in its own
 // database (BENCH_SEED_DB, default vault_bench_seed, replaced) on DATABASE_URL's server.
@@ -59,11 +60,14 @@ export async function main(): Promise<void> {
     step('audit rows sealed (hash chain, per-hour counts)');
     await ds.query('VACUUM ANALYZE');
     step('VACUUM ANALYZE');
-    writeSeed({ databaseUrl, masterKey, auditRows: AUDIT_ROWS, ...directory });
+    const info = { databaseUrl, masterKey, auditRows: AUDIT_ROWS, ...directory };
+    writeSeed(info);
     const [{ shares }] = await ds.query('SELECT count(*)::int AS shares FROM shares');
     const [{ controlled }] = await ds.query('SELECT count(*)::int AS controlled FROM access_controls');
     console.log(`Seeded ${databaseUrl.replace(/\/\/[^@]*@/, '//')}: ${shares} shares, ${controlled} accounts under access control.`);
   } finally {
     await ds.destroy();
   }
+  await makeEmptyTwin(readSeed());
+  step('empty twin for the password read (only the resources its requests name)');
 }

@@ -205,6 +205,26 @@ describe('resource-group membership kept by triggers', () => {
       expect(await mismatches()).toEqual([]);
     });
 
+    it('two resources created at once, each joining a new static group (op 6 RESOURCEGROUPNAME): both commit, no deadlock', async () => {
+      const { rid } = await setUp('st');
+      const [org] = await s.dataSource.query('SELECT org_id FROM resources WHERE id = $1', [rid]);
+      const create = (c: Client, tag: string) =>
+        c.query(`INSERT INTO resources (org_id, owner_id, name, name_key, type) SELECT org_id, owner_id, $2, $2, 'Linux' FROM resources WHERE id = $1`, [rid, `st-${tag}`]);
+      const group = (c: Client, tag: string) =>
+        c.query(`INSERT INTO resource_groups (org_id, name, name_key, kind) VALUES ($1, $2, $2, 'static')`, [org.org_id, `new-static-${tag}`]);
+      await one.query('BEGIN');
+      await two.query('BEGIN');
+      await create(one, 'one');
+      await create(two, 'two');
+      const first = group(one, 'one');
+      await settle(first, one);
+      await group(two, 'two');
+      await first;
+      await one.query('COMMIT');
+      await two.query('COMMIT');
+      expect(await s.dataSource.query(`SELECT count(*)::int AS n FROM resource_groups WHERE name LIKE 'new-static-%'`)).toEqual([{ n: 2 }]);
+    });
+
     it('refuses to maintain membership from a REPEATABLE READ transaction, which would read stale state', async () => {
       const { rid } = await setUp('rr');
       await one.query('BEGIN ISOLATION LEVEL REPEATABLE READ');

@@ -183,7 +183,12 @@ describe('audit: GET_AUDIT (op 51) and the tamper-evident chain', () => {
 
   describe('hash chain', () => {
     const sealer = () => s.vault.get(AuditSealer);
-    const verify = () => verifyAuditChain(s.dataSource, s.vault.get(Keyring));
+    // Tiny ranges put a range boundary next to every row: each report must be the single walk's.
+    const verify = async () => {
+      const report = await verifyAuditChain(s.dataSource, s.vault.get(Keyring));
+      for (const rangeIds of [1, 2, 3]) expect(await verifyAuditChain(s.dataSource, s.vault.get(Keyring), { rangeIds, streams: 3 })).toEqual(report);
+      return report;
+    };
     const backup = async () => {
       await s.dataSource.query('DROP TABLE IF EXISTS audit_backup');
       await s.dataSource.query('CREATE TABLE audit_backup AS SELECT * FROM audit');
@@ -260,6 +265,36 @@ describe('audit: GET_AUDIT (op 51) and the tamper-evident chain', () => {
       await restore();
       await s.dataSource.query('DELETE FROM audit WHERE id = $1', [ids[ids.length - 1]]);
       expect((await verify()).problem).toMatchObject({ kind: 'removed', id: ids[ids.length - 1] });
+    });
+
+    it('reports a changed chain link, a row never sealed, a seal after the head and a broken checkpoint', async () => {
+      const ids = (await s.dataSource.query('SELECT id FROM audit ORDER BY id')).map((r: Json) => String(r.id));
+      const [third, fourth] = [ids[2], ids[3]];
+      await s.dataSource.query('UPDATE audit_seals SET prev_id = $2 WHERE audit_id = $1', [fourth, ids[0]]);
+      expect((await verify()).problem).toEqual({ kind: 'altered', id: fourth, message: `row ${fourth} has been altered (its chain link was changed)` });
+      await restore();
+      await s.dataSource.query('DELETE FROM audit_seals WHERE audit_id = $1', [third]);
+      expect(await verify()).toMatchObject({ checked: 2, problem: { kind: 'inserted', id: third, message: `row ${third} lies inside the sealed range but was never sealed` } });
+      await restore();
+      // Far above the sequence, so the background sealer leaves it alone.
+      const late = String(BigInt(ids[ids.length - 1]) + 1_000_000n);
+      await s.dataSource.query(`INSERT INTO audit (id, org_id, category, operation, outcome) VALUES ($1, 1, 'User', 'Forged', 'Success')`, [late]);
+      await s.dataSource.query('INSERT INTO audit_seals (audit_id, prev_id, hash) SELECT $1, audit_id, hash FROM audit_seals WHERE audit_id = $2', [late, ids[ids.length - 1]]);
+      expect((await verify()).problem).toEqual({ kind: 'inserted', id: late, message: `row ${late} carries a seal but lies after the chain head ${ids[ids.length - 1]}` });
+      await restore();
+      const [checkpoint] = await s.dataSource.query('SELECT id, last_audit_id::text AS audit_id, chain_hash FROM audit_checkpoints ORDER BY last_audit_id LIMIT 1');
+      await s.dataSource.query('UPDATE audit_checkpoints SET chain_hash = $2 WHERE id = $1', [checkpoint.id, Buffer.alloc(32)]);
+      expect((await verify()).problem).toEqual({
+        kind: 'altered',
+        id: checkpoint.audit_id,
+        message: `row ${checkpoint.audit_id} does not match the checkpoint taken when it was sealed`,
+      });
+      await s.dataSource.query('UPDATE audit_checkpoints SET chain_hash = $2 WHERE id = $1', [checkpoint.id, checkpoint.chain_hash]);
+      const gone = String(BigInt(ids[ids.length - 1]) + 1000n);
+      await s.dataSource.query('INSERT INTO audit_checkpoints (last_audit_id, chain_hash) VALUES ($1, $2), ($3, $2)', [gone, Buffer.alloc(32), '9007199254740993']);
+      expect((await verify()).problem).toEqual({ kind: 'removed', id: gone, message: `row ${gone}, named by a checkpoint, has been removed` });
+      await s.dataSource.query('DELETE FROM audit_checkpoints WHERE last_audit_id IN ($1, $2)', [gone, '9007199254740993']);
+      expect((await verify()).ok).toBe(true);
     });
 
     it('waits for a transaction still in flight so that a later id cannot be sealed before an earlier one', async () => {

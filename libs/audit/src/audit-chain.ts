@@ -45,12 +45,17 @@ export function genesisHash(key: Buffer): Buffer {
 
 /** The link of `row`, sealed after the row whose id is `prevId` and whose link is `prevHash`. */
 export function chainLink(key: Buffer, prevHash: Buffer, prevId: string, row: ChainRow): Buffer {
+  return chainLinkOfPayload(key, prevHash, chainPayload(prevId, row));
+}
+
+/** The text a link hashes after the previous link: the row's fields as a JSON array. */
+export function chainPayload(prevId: string, row: ChainRow): string {
   const fields = [
     row.id, prevId, row.at, row.org_id, row.category, row.operation, row.outcome, row.actor_id, row.actor_name,
     row.ip, row.client, row.resource_id, row.resource_name, row.account_id, row.account_name, row.target,
     row.reason, row.ticket_id, row.request_id, row.description,
   ];
-  return chainLinkOfPayload(key, prevHash, JSON.stringify(fields));
+  return JSON.stringify(fields);
 }
 
 export function chainLinkOfPayload(key: Buffer, prevHash: Buffer, payload: string): Buffer {
@@ -60,8 +65,9 @@ export function chainLinkOfPayload(key: Buffer, prevHash: Buffer, payload: strin
 /**
  * The text chainLink hashes, built by PostgreSQL for audit row `a` sealed after row `prev`:
  * to_json escapes text exactly as JSON.stringify does (the short escapes, other control
- * characters as lower-case \u00xx, nothing else), so the verifier receives one string per row
- * instead of twenty fields. A mismatch is re-checked with chainLink before it is reported.
+ * characters as lower-case \u00xx, nothing else), so the sealer receives one string per row
+ * instead of twenty fields. (The verifier writes the same bytes from binary columns, see
+ * chain-payload-binary.ts, and re-checks a mismatch with chainLink before reporting it.)
  */
 export function chainPayloadSql(prev: string): string {
   // Digits need no escaping: quoting them directly saves most of the to_json calls.

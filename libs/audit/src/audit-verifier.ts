@@ -1,110 +1,119 @@
 import { DataSource, QueryRunner } from 'typeorm';
+import { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { Keyring } from '@app/crypto';
-import { CHAIN_COLUMNS, chainLink, chainLinkOfPayload, chainPayloadSql, ChainProblem, ChainReport, ChainRow, genesisHash } from './audit-chain';
+import { ChainProblem, ChainReport, genesisHash } from './audit-chain';
 import { loadChainState } from './audit-chain-key';
+import { ChainRange, checkRange, Link } from './audit-chain-range';
+import { ChainHashPool } from './chain-hash-pool';
 
-// Small enough that a batch and the one being fetched die young (garbage collection stays cheap).
-const BATCH = 2000;
-
-interface SealedRow {
-  id: string;
-  payload: string;
-  chain_prev: string | null;
-  chain_hash: Buffer | null;
+export interface VerifyOptions {
+  /** Ids per range: each range is one COPY, small enough that work past a problem stays short. */
+  rangeIds?: number;
+  /** Connections walking ranges at once (PostgreSQL reads and sends a range while node hashes another). */
+  streams?: number;
+  /** Worker threads computing the HMACs. */
+  hashWorkers?: number;
 }
+
+type RangeOutcome = { checked: number; last: Link; problem?: ChainProblem } | { error: unknown };
 
 /**
  * Walks the audit rows in id order with their links (audit_seals) and reports the first row
  * that was altered, inserted or removed after sealing. Links are checked against the stored
- * link of the previous row, so one altered row is reported alone and the rest of the chain
- * still counts. One snapshot (REPEATABLE READ) and one cursor: the head, the links and the rows
- * agree even while the sealer runs, and memory stays at one batch. PostgreSQL builds each row's
- * hashed text (chainPayloadSql) and the next batch is fetched while this one is hashed.
+ * link of the previous row, so one altered row is reported alone, and the trail can be checked
+ * in independent id ranges: each range starts from the stored link of the row just before it,
+ * and ranges run side by side on connections that share one exported REPEATABLE READ snapshot
+ * (the head, the links and the rows agree even while the sealer runs). Results are taken in
+ * range order, so the report is the first problem in id order, as a single walk would give.
  */
-export async function verifyAuditChain(dataSource: DataSource, keyring: Keyring): Promise<ChainReport> {
+export async function verifyAuditChain(dataSource: DataSource, keyring: Keyring, options: VerifyOptions = {}): Promise<ChainReport> {
+  const { rangeIds = 100_000, streams = 2, hashWorkers = 2 } = options;
   const { key } = await loadChainState(dataSource, keyring);
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
-  try {
+  const runners: QueryRunner[] = [];
+  const hashes = new ChainHashPool(key, Math.max(1, hashWorkers));
+  const open = async (snapshot?: string) => {
+    const runner = dataSource.createQueryRunner();
+    runners.push(runner);
+    await runner.connect();
     await runner.startTransaction('REPEATABLE READ');
-    return await walk(runner, key);
+    if (snapshot) await runner.query(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+    // Ranges are short index walks: no JIT compilation or parallel workers per range.
+    await runner.query('SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0');
+    return runner;
+  };
+  try {
+    const main = await open();
+    const [state] = await main.query('SELECT last_id::text AS last_id, last_hash, pg_export_snapshot() AS snapshot FROM audit_chain WHERE id = 1');
+    if (!/^[0-9A-F-]+$/i.test(state.snapshot)) throw new Error(`Unexpected snapshot name ${state.snapshot}`);
+    const extra = Math.max(0, Math.min(streams, poolSize(dataSource)) - 1);
+    const others = await Promise.all(Array.from({ length: extra }, () => open(state.snapshot)));
+    return await walk([main, ...others], key, hashes, state.last_id, state.last_hash, rangeIds);
   } finally {
-    if (runner.isTransactionActive) await runner.rollbackTransaction();
-    await runner.release();
+    await hashes.close();
+    for (const runner of runners) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      await runner.release();
+    }
   }
 }
 
-async function walk(runner: QueryRunner, key: Buffer): Promise<ChainReport> {
-  const [state] = await runner.query('SELECT last_id::text AS last_id, last_hash FROM audit_chain WHERE id = 1');
-  const headId: string = state.last_id;
-  const head = BigInt(headId);
-  const checkpoints = new Map<string, Buffer>(
-    (await runner.query('SELECT last_audit_id::text AS id, chain_hash FROM audit_checkpoints')).map(
-      (c: { id: string; chain_hash: Buffer }) => [c.id, c.chain_hash],
-    ),
-  );
-  let prev = { id: '0', hash: genesisHash(key) };
-  let checked = 0;
-  const report = (problem: ChainProblem): ChainReport => ({ ok: false, checked, headId, unsealed: 0, problem });
+async function walk(runners: QueryRunner[], key: Buffer, hashes: ChainHashPool, headId: string, headHash: Buffer, rangeIds: number): Promise<ChainReport> {
+  const head = safeId(headId);
+  const main = runners[0];
+  const checkpoints = new Map<number, Buffer>();
+  const unreachable: string[] = []; // named beyond 2^53: no checked row can match them
+  for (const c of await main.query('SELECT last_audit_id::text AS id, chain_hash FROM audit_checkpoints')) {
+    if (Number.isSafeInteger(Number(c.id))) checkpoints.set(Number(c.id), c.chain_hash);
+    else unreachable.push(c.id);
+  }
+  const [{ first }] = await main.query('SELECT min(id)::text AS first FROM audit');
+  const ranges: ChainRange[] = [];
+  for (let lo = first === null ? head : safeId(first) - 1; lo < head; lo += rangeIds) ranges.push({ lo, hi: Math.min(lo + rangeIds, head) });
 
-  await runner.query(
-    `DECLARE chain_walk NO SCROLL CURSOR FOR
-     SELECT a.id::text AS id, ${chainPayloadSql('s.prev_id')} AS payload, s.prev_id::text AS chain_prev, s.hash AS chain_hash
-     FROM audit a LEFT JOIN audit_seals s ON s.audit_id = a.id ORDER BY a.id`,
-  );
-  const fetch = (): Promise<SealedRow[]> => runner.query(`FETCH ${BATCH} FROM chain_walk`);
-  let next = fetch();
-  for (;;) {
-    const rows = await next;
-    if (rows.length === 0) break;
-    next = fetch();
-    next.catch(() => undefined); // awaited on the next turn; a report returned before then ends the transaction
-    for (const row of rows) {
-      const id = BigInt(row.id);
-      if (id > head) {
-        if (row.chain_hash) return report({ kind: 'inserted', id: row.id, message: `row ${row.id} carries a seal but lies after the chain head ${headId}` });
-        continue;
-      }
-      if (!row.chain_hash || row.chain_prev === null) {
-        return report({ kind: 'inserted', id: row.id, message: `row ${row.id} lies inside the sealed range but was never sealed` });
-      }
-      if (row.chain_prev !== prev.id) {
-        const claimed = BigInt(row.chain_prev);
-        if (claimed > BigInt(prev.id) && claimed < id) {
-          return report({ kind: 'removed', id: row.chain_prev, message: `row ${row.chain_prev} (sealed between ${prev.id} and ${row.id}) has been removed` });
-        }
-        return report({ kind: 'altered', id: row.id, message: `row ${row.id} has been altered (its chain link was changed)` });
-      }
-      if (!chainLinkOfPayload(key, prev.hash, row.payload).equals(row.chain_hash) && !(await sealedAsWritten(runner, key, prev, row))) {
-        const [next] = await runner.query('SELECT prev_id::text AS chain_prev FROM audit_seals WHERE audit_id > $1 ORDER BY audit_id LIMIT 1', [row.id]);
-        if (next && next.chain_prev === prev.id) {
-          return report({ kind: 'inserted', id: row.id, message: `row ${row.id} was inserted (the chain skips it)` });
-        }
-        return report({ kind: 'altered', id: row.id, message: `row ${row.id} has been altered (its content does not match its seal)` });
-      }
-      const checkpoint = checkpoints.get(row.id);
-      if (checkpoint && !checkpoint.equals(row.chain_hash)) {
-        return report({ kind: 'altered', id: row.id, message: `row ${row.id} does not match the checkpoint taken when it was sealed` });
-      }
-      checkpoints.delete(row.id);
-      prev = { id: row.id, hash: row.chain_hash };
-      checked += 1;
+  const outcomes: RangeOutcome[] = [];
+  let stopAt = Infinity; // the first range with a problem: later ranges no longer matter
+  let next = 0;
+  const stream = async (runner: QueryRunner) => {
+    const client = await runner.connect();
+    for (let k = next++; k < ranges.length && k < stopAt; k = next++) {
+      const mine = k;
+      outcomes[k] = await checkRange(client, key, hashes, checkpoints, ranges[k], () => mine > stopAt).catch((error: unknown) => ({ error }));
+      if ('error' in outcomes[k] || (outcomes[k] as { problem?: ChainProblem }).problem) stopAt = Math.min(stopAt, k);
     }
+  };
+  await Promise.all(runners.map(stream));
+
+  let checked = 0;
+  let last: Link = { id: 0, hash: genesisHash(key) };
+  const report = (problem: ChainProblem): ChainReport => ({ ok: false, checked, headId, unsealed: 0, problem });
+  for (const outcome of outcomes) {
+    if ('error' in outcome) throw outcome.error;
+    checked += outcome.checked;
+    if (outcome.problem) return report(outcome.problem);
+    last = outcome.last;
   }
 
-  if (prev.id !== headId || !prev.hash.equals(state.last_hash)) {
-    return report({ kind: 'removed', id: headId, message: `rows after ${prev.id} up to the chain head ${headId} have been removed` });
+  const [sealed] = await main.query('SELECT a.id::text AS id FROM audit a JOIN audit_seals s ON s.audit_id = a.id WHERE a.id > $1 ORDER BY a.id LIMIT 1', [headId]);
+  if (sealed) return report({ kind: 'inserted', id: sealed.id, message: `row ${sealed.id} carries a seal but lies after the chain head ${headId}` });
+  if (last.id !== head || !last.hash.equals(headHash)) {
+    return report({ kind: 'removed', id: headId, message: `rows after ${last.id} up to the chain head ${headId} have been removed` });
   }
-  const missing = [...checkpoints.keys()].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))[0];
+  const missing = [...[...checkpoints.keys()].map(String), ...unreachable].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))[0];
   if (missing !== undefined) {
-    return report({ kind: 'removed', id: missing, message: `row ${missing}, named by a checkpoint, has been removed` });
+    return report({ kind: 'removed', id: String(missing), message: `row ${missing}, named by a checkpoint, has been removed` });
   }
-  const [{ n }] = await runner.query('SELECT count(*)::int AS n FROM audit WHERE id > $1', [headId]);
+  const [{ n }] = await main.query('SELECT count(*)::int AS n FROM audit WHERE id > $1', [headId]);
   return { ok: true, checked, headId, unsealed: n };
 }
 
-/** The definition of a link is chainLink over the row's columns: asked before a mismatch is reported. */
-async function sealedAsWritten(runner: QueryRunner, key: Buffer, prev: { id: string; hash: Buffer }, row: SealedRow): Promise<boolean> {
-  const [full]: ChainRow[] = await runner.query(`SELECT ${CHAIN_COLUMNS} FROM audit a WHERE a.id = $1`, [row.id]);
-  return chainLink(key, prev.hash, prev.id, full).equals(row.chain_hash!);
+/** Audit ids are compared as JS numbers: exact up to 2^53, far beyond any trail. */
+function safeId(text: string): number {
+  const id = Number(text);
+  if (!Number.isSafeInteger(id)) throw new Error(`Audit id ${text} is beyond what verify-audit handles (2^53)`);
+  return id;
+}
+
+function poolSize(dataSource: DataSource): number {
+  const options = dataSource.options as PostgresConnectionOptions;
+  return Number(options.extra?.max ?? options.poolSize ?? 10);
 }

@@ -30,6 +30,9 @@ export function dataSourceOptions(url: string, poolSize = 20, timeouts: Database
       application_name: 'credential-vault',
       // A connection whose peer vanished without a word (host down, cable cut) is noticed.
       keepAlive: true,
+      // No JIT: the visibility predicate's per-row sub-plans give lists estimated costs far
+      // above jit_above_cost, and compiling took longer (~400 ms) than running the query.
+      options: '-c jit=off',
       ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
     },
   };

@@ -45,8 +45,11 @@ export class ResourcesService {
       filter = `AND ${column} ILIKE $4`;
     }
     const rows: Record<string, unknown>[] = await this.dataSource.query(
+      // Where the whole resource is visible every account counts: the per-account test runs
+      // only for resources seen through account-level shares.
       `SELECT r.id, r.name, r.type, r.description,
-         (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}) AS n
+         CASE WHEN ${resourceVisibleSql('r', '$1', '$2', '$3', { wholeResource: true })} THEN (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id)
+              ELSE (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}) END AS n
        FROM resources r WHERE ${resourceVisibleSql('r', '$1', '$2', '$3')} ${filter} ORDER BY r.name, r.id`,
       params,
     );
