@@ -1,24 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Resource-group membership kept in a table instead of evaluated live (issue 14).
- *
- * Every share of a resource group, and the help-desk restriction, asked `resource_in_group`
- * for each resource it touched: criteria parsed from JSON and matched per resource, on every
- * password read and tens of thousands of times per GET /resources. Membership depends only
- * on resources (the fields a criterion can name), their accounts (account-name criteria), the
- * groups' definitions and the static member lists, so it is kept exact by triggers on those
- * four tables, in the writer's transaction, whatever the write path (HTTP, admin command,
- * import, migration). The live definition stays as `resource_in_group_live`, the reference
- * the triggers and the equivalence test use.
- *
- * Concurrency (READ COMMITTED): two writers touching one resource serialise on the resource
- * row (the triggers lock it); a change of a group's definition takes an exclusive
- * per-organisation advisory lock that every resource-side refresh takes shared, and each
- * refresh reads with a fresh snapshot after its locks, so neither side computes from the
- * other's stale state. REPEATABLE READ would read stale state after the wait: refused.
- */
-/**
  * Criterion `c` (field, operator, value) holds for resource `r`: resource_criterion_matches
  * written as an expression (text_criterion_matches is inlined), never NULL. Account-name
  * criteria ask for some matching account, negative operators for none.
@@ -51,6 +33,24 @@ function refreshSql(where: string): string {
   ON CONFLICT DO NOTHING;`;
 }
 
+/**
+ * Resource-group membership kept in a table instead of evaluated live (issue 14).
+ *
+ * Every share of a resource group, and the help-desk restriction, asked `resource_in_group`
+ * for each resource it touched: criteria parsed from JSON and matched per resource, on every
+ * password read and tens of thousands of times per GET /resources. Membership depends only
+ * on resources (the fields a criterion can name), their accounts (account-name criteria), the
+ * groups' definitions and the static member lists, so it is kept exact by triggers on those
+ * four tables, in the writer's transaction, whatever the write path (HTTP, admin command,
+ * import, migration). The live definition stays as `resource_in_group_live`, the reference
+ * the triggers and the equivalence test use.
+ *
+ * Concurrency (READ COMMITTED): two writers touching one resource serialise on the resource
+ * row (the triggers lock it); a change of a group's definition takes an exclusive
+ * per-organisation advisory lock that every resource-side refresh takes shared, and each
+ * refresh reads with a fresh snapshot after its locks, so neither side computes from the
+ * other's stale state. REPEATABLE READ would read stale state after the wait: refused.
+ */
 export class ResourceGroupMembership1795320000000 implements MigrationInterface {
   name = 'ResourceGroupMembership1795320000000';
 
@@ -90,14 +90,14 @@ export class ResourceGroupMembership1795320000000 implements MigrationInterface 
           END IF;
         END LOOP;
       END $$`);
-    // Recomputes membership for the given groups (NULL: all) and resources (NULL: all); p_fresh:
-    // the resources are new, nothing to delete. The
-    // criteria are matched set-wise, in one statement per case, each with plain predicates so
-    // that its cached plan uses the indexes (a generic plan of "p IS NULL OR id = ANY (p)"
-    // scanned every resource). A resource insert against 50 rule-based groups: 4.6 ms through
-    // resource_in_group_live per pair, 0.3 ms here (a whole insert 0.5 ms against 0.24 without
-    // the trigger). The equivalence test holds this to resource_in_group_live, the reference. No JIT: compiling took a second.
-    // Generic plans: PL/pgSQL kept choosing custom plans, planning ~1 ms on every call.
+    // Recomputes membership for the given groups (NULL: all) and resources (NULL: all);
+    // p_fresh: the resources are new, nothing to delete. Criteria are matched set-wise, one
+    // statement per case, each with plain predicates so that its cached plan uses the indexes
+    // (a generic plan of "p IS NULL OR id = ANY (p)" scanned every resource). A resource insert
+    // against 50 rule-based groups: 4.6 ms through resource_in_group_live per pair, 0.3 ms
+    // here (the whole insert 0.5 ms, against 0.24 without the trigger). The equivalence test
+    // holds this to resource_in_group_live, the reference. Generic plans: PL/pgSQL kept
+    // choosing custom ones, planning ~1 ms on every call. No JIT: compiling took a second.
     const cases = [
       ['p_groups IS NOT NULL AND p_resources IS NOT NULL', 'g.id = ANY (p_groups) AND r.id = ANY (p_resources)'],
       ['p_resources IS NOT NULL', 'r.id = ANY (p_resources)'],
