@@ -1,9 +1,11 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { GroupFunctionsPlpgsql1795300100000 } from './1795300100000-GroupFunctionsPlpgsql';
 
 /**
- * Criterion `c` (field, operator, value) holds for resource `r`: resource_criterion_matches
- * written as an expression (text_criterion_matches is inlined), never NULL. Account-name
- * criteria ask for some matching account, negative operators for none.
+ * Criterion `c` (field, operator, value) holds for resource `r`, as an expression
+ * (text_criterion_matches is inlined), never NULL: the one definition, used set-wise by the
+ * refresh and per pair by resource_criterion_matches. Account-name criteria ask for some
+ * matching account, negative operators for none.
  */
 const MATCHES = `(CASE WHEN upper(c.field) IN ('LOGINNAME', 'ACCOUNTNAME') THEN
     CASE WHEN upper(c.operator) LIKE 'NOT %'
@@ -42,8 +44,9 @@ function refreshSql(where: string): string {
  * on resources (the fields a criterion can name), their accounts (account-name criteria), the
  * groups' definitions and the static member lists, so it is kept exact by triggers on those
  * four tables, in the writer's transaction, whatever the write path (HTTP, admin command,
- * import, migration). The live definition stays as `resource_in_group_live`, the reference
- * the triggers and the equivalence test use.
+ * import, migration). The live, per-pair definition stays as `resource_in_group_live`: the
+ * equivalence test holds the table to it after every kind of write (the criterion itself is
+ * one expression, MATCHES, shared by both).
  *
  * Concurrency (READ COMMITTED): two writers touching one resource serialise on the resource
  * row (the triggers lock it); a change of a group's definition takes an exclusive
@@ -65,6 +68,10 @@ export class ResourceGroupMembership1795320000000 implements MigrationInterface 
     // The help-desk rule asks, on every read by a Password User, for the few groups closed to them.
     await q.query('CREATE INDEX resource_groups_no_helpdesk ON resource_groups (id) WHERE no_helpdesk_retrieval');
     await q.query('ALTER FUNCTION resource_in_group(integer, integer) RENAME TO resource_in_group_live');
+    // The per-pair criterion the live definition asks, from the same expression as the refresh.
+    await q.query(`CREATE OR REPLACE FUNCTION resource_criterion_matches(p_resource integer, field text, op text, val text) RETURNS boolean
+        LANGUAGE sql STABLE AS $$
+      SELECT coalesce((SELECT ${MATCHES} FROM resources r, (SELECT field, op, val) c(field, operator, value) WHERE r.id = p_resource), false) $$`);
     await q.query(`CREATE FUNCTION resource_in_group(p_resource integer, p_group integer) RETURNS boolean
         LANGUAGE sql STABLE AS $$
       SELECT EXISTS (SELECT 1 FROM resource_group_membership m WHERE m.resource_id = p_resource AND m.group_id = p_group) $$`);
@@ -262,12 +269,8 @@ export class ResourceGroupMembership1795320000000 implements MigrationInterface 
     await q.query('DROP FUNCTION lock_group_membership(integer[], boolean)');
     await q.query('DROP FUNCTION resource_in_group(integer, integer)');
     await q.query('ALTER FUNCTION resource_in_group_live(integer, integer) RENAME TO resource_in_group');
-    await q.query(`CREATE OR REPLACE FUNCTION helpdesk_retrieval_blocked(p_resource integer) RETURNS boolean
-        LANGUAGE plpgsql STABLE AS $$
-      BEGIN
-        RETURN EXISTS (SELECT 1 FROM resource_groups g JOIN resources r ON r.id = p_resource AND r.org_id = g.org_id
-                       WHERE g.no_helpdesk_retrieval AND resource_in_group(p_resource, g.id));
-      END $$`);
+    // The live functions as they were (criterion match, membership, help-desk rule).
+    await new GroupFunctionsPlpgsql1795300100000().up(q);
     await q.query('DROP INDEX resource_groups_no_helpdesk');
     await q.query('DROP TABLE resource_group_membership');
   }
