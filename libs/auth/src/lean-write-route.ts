@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Actor } from '@app/audit';
 import {
@@ -7,24 +8,27 @@ import {
   extractToken,
   hasNoBody,
   LeanRoute,
+  LeanRoutes,
   leanRequest,
+  OPERATION,
   OperationMeta,
+  PERMISSION,
   readTextBody,
   Reply,
   RouteInfo,
   sendJson,
+  splitUrl,
 } from '@app/http';
 import { Authenticator } from './authenticator';
 import { AuthedRequest } from './token.guard';
 
-/** What a lean write route answers for: one method, one exact path, one handler's metadata. */
+/** What a lean write route answers for: one method, one exact path, one controller handler. */
 export interface LeanWriteSpec {
   method: 'POST' | 'PUT';
   path: RegExp;
-  meta: OperationMeta;
-  permission: string;
-  /** The controller and handler the long way would run (for the request log and metrics). */
-  route: RouteInfo;
+  /** The controller and handler the long way would run: their operation and permission apply. */
+  controller: Function;
+  handler: Function;
   /** The body limit requestBodyMiddleware applies (maxTextBody). */
   maxBody: number;
 }
@@ -39,12 +43,21 @@ export interface LeanWriteSpec {
  */
 export abstract class LeanWriteRoute extends LeanRoute {
   private readonly logger = new Logger('Errors');
+  private readonly meta: OperationMeta;
+  private readonly permission: string;
+  private readonly route: RouteInfo;
 
   constructor(
     private readonly authenticator: Authenticator,
+    reflector: Reflector,
+    routes: LeanRoutes,
     private readonly spec: LeanWriteSpec,
   ) {
     super();
+    this.meta = reflector.get(OPERATION, spec.handler);
+    this.permission = reflector.get(PERMISSION, spec.handler);
+    this.route = { handler: spec.handler, controller: spec.controller };
+    routes.register(this);
   }
 
   /** The handler's work once the caller is admitted; throws as the controller would. */
@@ -52,19 +65,17 @@ export abstract class LeanWriteRoute extends LeanRoute {
 
   handle(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== this.spec.method || hasNoBody(req) || /^multipart\//i.test(req.headers['content-type'] ?? '')) return false;
-    const url = req.url ?? '';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
+    const { path, search } = splitUrl(req.url ?? '');
     const match = this.spec.path.exec(path);
     if (!match) return false;
-    void this.run(leanRequest(req, path, q === -1 ? '' : url.slice(q + 1)) as AuthedRequest, res, match);
+    void this.run(leanRequest(req, path, search.slice(1)) as AuthedRequest, res, match);
     return true;
   }
 
   private async run(req: AuthedRequest, res: ServerResponse, match: RegExpExecArray): Promise<void> {
-    const { meta } = this.spec;
+    const { meta } = this;
     try {
-      req.route_ = this.spec.route;
+      req.route_ = this.route;
       const actor = await this.admit(req);
       const reply = await this.serve(actor, req, match);
       sendJson(res, 200, buildEnvelope({ ...meta, layout: 'vaultA', status: reply.status ?? meta.successText ?? 'Success', reply }));
@@ -78,7 +89,7 @@ export abstract class LeanWriteRoute extends LeanRoute {
     const token = extractToken(req);
     const known = token ? await this.authenticator.isKnownToken(token, req).catch(() => false) : true;
     if (known) await new Promise<void>((done) => readTextBody(req, this.spec.maxBody, done));
-    req.actor = await this.authenticator.authenticate(req, this.spec.permission);
+    req.actor = await this.authenticator.authenticate(req, this.permission);
     return req.actor;
   }
 }

@@ -1,5 +1,6 @@
 import { NextFunction, Request, Response } from 'express';
 import { AppError } from './app-error';
+import { splitUrl } from './split-url';
 
 /*
  * Input that PostgreSQL cannot store (a NUL character) or that cannot even be decoded
@@ -33,8 +34,7 @@ const MAX_DEPTH = 32;
  * the route still matches and the handler's guard can refuse it by parameter name.
  */
 export function pathEncodingMiddleware(req: EdgeAwareRequest, _res: Response, next: NextFunction): void {
-  const q = req.url.indexOf('?');
-  const path = q === -1 ? req.url : req.url.slice(0, q);
+  const { path, search } = splitUrl(req.url);
   if (!path.includes('%')) return next();
   const malformed: string[] = [];
   const segments = path.split('/').map((segment) => {
@@ -44,7 +44,7 @@ export function pathEncodingMiddleware(req: EdgeAwareRequest, _res: Response, ne
   });
   if (malformed.length > 0) {
     req.malformedSegments = malformed;
-    req.url = segments.join('/') + (q === -1 ? '' : req.url.slice(q));
+    req.url = segments.join('/') + search;
   }
   next();
 }

@@ -13,6 +13,7 @@ export * from './request-body.middleware';
 export * from './token';
 export * from './validators';
 export * from './lean-route';
+export * from './split-url';
 export * from './request-note';
 export * from './route-catalog';
 export { loadUpload, processUploadRoot } from './upload-storage';

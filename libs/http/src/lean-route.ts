@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { isCleanPath } from './edge-input';
+import { splitUrl } from './split-url';
 import { ParsedRequest } from './request-body.middleware';
 import { envelopeStatus, noteAnswer } from './request-note';
 
@@ -31,15 +32,10 @@ export class LeanRoutes {
     server.removeAllListeners('request');
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       // Odd paths go the long way, where the edge checks refuse them by parameter name.
-      if (isCleanPath(pathOf(req.url ?? '')) && this.routes.some((route) => route.handle(req, res))) return;
+      if (isCleanPath(splitUrl(req.url ?? '').path) && this.routes.some((route) => route.handle(req, res))) return;
       for (const listener of listeners) listener.call(server, req, res);
     });
   }
-}
-
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
 }
 
 /** A JSON answer with the headers every response of ours carries (no caching, no ETag). */

@@ -1,6 +1,7 @@
 import { NextFunction, Request, Response } from 'express';
 import multer from 'multer';
 import { AppError, ErrorCode } from './app-error';
+import { splitUrl } from './split-url';
 import { extractToken } from './token';
 import { removeRequestUploads, TempFileStorage } from './upload-storage';
 
@@ -160,9 +161,8 @@ function uploadError(err: unknown, maxFileSize: number): AppError {
  * segment (pki clients) off the path before routing.
  */
 export function normalizePathMiddleware(req: ParsedRequest, _res: Response, next: NextFunction): void {
-  const q = req.url.indexOf('?');
-  let path = q === -1 ? req.url : req.url.slice(0, q);
-  const query = q === -1 ? '' : req.url.slice(q);
+  const { path: requested, search: query } = splitUrl(req.url);
+  let path = requested;
   const tokenSegment = /\/AUTHTOKEN=([^/]*)\/*$/i.exec(path);
   if (tokenSegment) {
     req.pathToken = decodeURIComponent(tokenSegment[1]);

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { Actor } from '@app/audit';
 import { AuthedRequest, Authenticator, LeanWriteRoute } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { LeanRoutes, maxTextBody, OPERATION, parseInput, PERMISSION, readField, reply, Reply } from '@app/http';
+import { LeanRoutes, maxTextBody, parseInput, readField, reply, Reply } from '@app/http';
 import { parseId } from '../common/ids';
 import { SshRemoteReset } from '../pki-subset/ssh-remote-reset';
 import { ChangePasswordDto } from './password.dto';
@@ -26,16 +26,13 @@ export class PasswordChangeLeanRoute extends LeanWriteRoute {
     routes: LeanRoutes,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    const handler = PasswordsController.prototype.change;
-    super(authenticator, {
+    super(authenticator, reflector, routes, {
       method: 'PUT',
       path: /^\/restapi\/json\/v1\/resources\/([^/]+)\/accounts\/([^/]+)\/password$/,
-      meta: reflector.get(OPERATION, handler),
-      permission: reflector.get(PERMISSION, handler),
-      route: { handler, controller: PasswordsController },
+      controller: PasswordsController,
+      handler: PasswordsController.prototype.change,
       maxBody: maxTextBody(config.maxFileSize),
     });
-    routes.register(this);
   }
 
   protected async serve(actor: Actor, req: AuthedRequest, match: RegExpExecArray): Promise<Reply> {

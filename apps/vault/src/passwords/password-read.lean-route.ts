@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { AuthedRequest } from '@app/auth';
-import { buildEnvelope, errorAnswer, hasNoBody, LeanRoute, LeanRoutes, leanRequest, OPERATION, OperationMeta, parseInput, readField, sendJson } from '@app/http';
+import { buildEnvelope, errorAnswer, hasNoBody, LeanRoute, LeanRoutes, leanRequest, OPERATION, OperationMeta, parseInput, readField, sendJson, splitUrl } from '@app/http';
 import { parseId } from '../common/ids';
 import { RetrievePasswordDto } from './password.dto';
 import { PasswordReader } from './password-reader';
@@ -33,12 +33,10 @@ export class PasswordReadLeanRoute extends LeanRoute {
 
   handle(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' || !hasNoBody(req)) return false;
-    const url = req.url ?? '';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
+    const { path, search } = splitUrl(req.url ?? '');
     const match = PATH.exec(path);
     if (!match) return false;
-    void this.serve(leanRequest(req, path, q === -1 ? '' : url.slice(q + 1)) as AuthedRequest, res, match);
+    void this.serve(leanRequest(req, path, search.slice(1)) as AuthedRequest, res, match);
     return true;
   }
 

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { Actor } from '@app/audit';
 import { AuthedRequest, Authenticator, LeanWriteRoute } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { LeanRoutes, maxTextBody, OPERATION, parseInput, PERMISSION, readField, Reply } from '@app/http';
+import { LeanRoutes, maxTextBody, parseInput, readField, Reply } from '@app/http';
 import { CreateResourceDto } from './resource.dto';
 import { ResourceWriter } from './resource-writer';
 import { ResourcesController } from './resources.controller';
@@ -22,16 +22,13 @@ export class ResourceCreateLeanRoute extends LeanWriteRoute {
     routes: LeanRoutes,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    const handler = ResourcesController.prototype.create;
-    super(authenticator, {
+    super(authenticator, reflector, routes, {
       method: 'POST',
       path: /^\/restapi\/json\/v1\/resources$/,
-      meta: reflector.get(OPERATION, handler),
-      permission: reflector.get(PERMISSION, handler),
-      route: { handler, controller: ResourcesController },
+      controller: ResourcesController,
+      handler: ResourcesController.prototype.create,
       maxBody: maxTextBody(config.maxFileSize),
     });
-    routes.register(this);
   }
 
   protected serve(actor: Actor, req: AuthedRequest): Promise<Reply> {
