@@ -72,13 +72,8 @@ export class ResourceGroupMembership1795320000000 implements MigrationInterface 
     await q.query(`CREATE OR REPLACE FUNCTION resource_criterion_matches(p_resource integer, field text, op text, val text) RETURNS boolean
         LANGUAGE sql STABLE AS $$
       SELECT coalesce((SELECT ${MATCHES} FROM resources r, (SELECT field, op, val) c(field, operator, value) WHERE r.id = p_resource), false) $$`);
-    await q.query(`CREATE FUNCTION resource_in_group(p_resource integer, p_group integer) RETURNS boolean
-        LANGUAGE sql STABLE AS $$
-      SELECT EXISTS (SELECT 1 FROM resource_group_membership m WHERE m.resource_id = p_resource AND m.group_id = p_group) $$`);
-    await q.query(`CREATE OR REPLACE FUNCTION helpdesk_retrieval_blocked(p_resource integer) RETURNS boolean
-        LANGUAGE sql STABLE AS $$
-      SELECT EXISTS (SELECT 1 FROM resource_group_membership m JOIN resource_groups g ON g.id = m.group_id
-                     WHERE m.resource_id = p_resource AND g.no_helpdesk_retrieval) $$`);
+    // The gate asks the table itself (helpdeskBlockedSql, resourceVisibleSql): no caller is left.
+    await q.query('DROP FUNCTION helpdesk_retrieval_blocked(integer)');
 
     // Locks in a fixed order (organisation ids ascending) so that two writers cannot deadlock on them.
     await q.query(`CREATE FUNCTION lock_group_membership(p_orgs integer[], p_exclusive boolean) RETURNS void
@@ -267,7 +262,6 @@ export class ResourceGroupMembership1795320000000 implements MigrationInterface 
     await q.query('DROP FUNCTION refresh_resources_membership(integer[], integer[], boolean)');
     await q.query('DROP FUNCTION refresh_group_membership(integer[], integer[], boolean)');
     await q.query('DROP FUNCTION lock_group_membership(integer[], boolean)');
-    await q.query('DROP FUNCTION resource_in_group(integer, integer)');
     await q.query('ALTER FUNCTION resource_in_group_live(integer, integer) RENAME TO resource_in_group');
     // The live functions as they were (criterion match, membership, help-desk rule).
     await new GroupFunctionsPlpgsql1795300100000().up(q);
