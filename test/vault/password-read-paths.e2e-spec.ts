@@ -72,4 +72,93 @@ describe('password read: lean route and controller answer alike', () => {
     expect(res.body.operation.Details.PASSWORD).toBe('Lean-And-Same-1');
     expect(served).not.toHaveBeenCalled();
   });
+
+  // The lean route decides quickly (owner, a share to the user) and hands everything else to
+  // the full decision: each way a read is decided must give one answer and one audit row.
+  it('every kind of grant and refusal: one audit row per read, lean and controller alike', async () => {
+    const q = (sql: string, params: unknown[] = []) => s.dataSource.query(sql, params);
+    const [{ id: org }] = await q(`SELECT id FROM organizations WHERE name = 'Default'`);
+    const owner = await createUserWithToken(s, 'quick-owner', 'Password Administrator');
+    const reader = await createUserWithToken(s, 'quick-reader', 'Password User');
+    const cases: { name: string; setup: (rid: number, aid: number) => Promise<unknown>; granted: boolean; message?: string }[] = [
+      { name: 'owner', setup: async () => undefined, granted: true },
+      { name: 'direct share', setup: (rid) => q(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, 'view')`, [rid, reader.id]), granted: true },
+      {
+        name: 'account share to a user group',
+        setup: async (rid, aid) => {
+          const [g] = await q(`INSERT INTO user_groups (org_id, name, name_key) VALUES ($1, 'quick-team', 'quick-team') RETURNING id`, [org]);
+          await q('INSERT INTO user_group_members (group_id, user_id) VALUES ($1, $2)', [g.id, reader.id]);
+          return q(`INSERT INTO shares (resource_id, account_id, user_group_id, access_type) VALUES ($1, $2, $3, 'view')`, [rid, aid, g.id]);
+        },
+        granted: true,
+      },
+      {
+        name: 'resource group share',
+        setup: async (rid) => {
+          const [g] = await q(`INSERT INTO resource_groups (org_id, name, name_key, kind) VALUES ($1, 'quick-rg', 'quick-rg', 'static') RETURNING id`, [org]);
+          await q('INSERT INTO resource_group_members (group_id, resource_id) VALUES ($1, $2)', [g.id, rid]);
+          return q(`INSERT INTO shares (resource_group_id, user_id, access_type) VALUES ($1, $2, 'view')`, [g.id, reader.id]);
+        },
+        granted: true,
+      },
+      {
+        name: 'under access control',
+        setup: async (rid) => {
+          await q(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, 'view')`, [rid, reader.id]);
+          return q('INSERT INTO access_controls (resource_id) VALUES ($1)', [rid]);
+        },
+        granted: false,
+        message: 'The password is under access control: request it and check it out first',
+      },
+      {
+        name: 'under access control, checked out',
+        setup: async (rid, aid) => {
+          await q(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, 'view')`, [rid, reader.id]);
+          await q('INSERT INTO access_controls (resource_id, account_id) VALUES ($1, $2)', [rid, aid]);
+          return q(
+            `INSERT INTO password_requests (account_id, requester_id, status, expires_at, checked_out_at, checkout_until)
+             VALUES ($1, $2, 'checked_out', now() + interval '1 hour', now(), now() + interval '1 hour')`,
+            [aid, reader.id],
+          );
+        },
+        granted: true,
+      },
+      {
+        name: 'help-desk rule',
+        setup: async (rid) => {
+          await q(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, 'view')`, [rid, reader.id]);
+          const [g] = await q(
+            `INSERT INTO resource_groups (org_id, name, name_key, kind, no_helpdesk_retrieval) VALUES ($1, 'quick-hd', 'quick-hd', 'static', true) RETURNING id`,
+            [org],
+          );
+          return q('INSERT INTO resource_group_members (group_id, resource_id) VALUES ($1, $2)', [g.id, rid]);
+        },
+        granted: false,
+      },
+    ];
+    for (const c of cases) {
+      const res = await createResource(s.vaultUrl, owner.token, { PASSWORD: 'Quick-Or-Full-1' });
+      await c.setup(res.resourceId, res.accountId);
+      const token = c.name === 'owner' ? owner.token : reader.token;
+      const answer = await both(`/restapi/json/v1/resources/${res.resourceId}/accounts/${res.accountId}/password`, token);
+      expect([c.name, answer.body.operation.result.status]).toEqual([c.name, c.granted ? 'Success' : 'Failed']);
+      if (c.granted) expect(answer.body.operation.Details.PASSWORD).toBe('Quick-Or-Full-1');
+      if (c.message) expect(answer.body.operation.result.message).toBe(c.message);
+      const rows = await q(`SELECT operation, outcome FROM audit WHERE account_id = $1 AND operation LIKE 'Password Retriev%'`, [res.accountId]);
+      const row = c.granted ? { operation: 'Password Retrieved', outcome: 'Success' } : { operation: 'Password Retrieval Denied', outcome: 'Failed' };
+      expect([c.name, rows]).toEqual([c.name, [row, row]]);
+    }
+    // A reason the organisation requires, asked of the owner (the quick decision's own case).
+    const res = await createResource(s.vaultUrl, owner.token, { PASSWORD: 'Quick-Or-Full-1' });
+    await q(`INSERT INTO settings (org_id, key, value) VALUES ($1, 'reason_required', 'true')`, [org]);
+    try {
+      const path = `/restapi/json/v1/resources/${res.resourceId}/accounts/${res.accountId}/password`;
+      expect((await both(path, owner.token)).body.operation.result.message).toMatch(/^REASON is required/);
+      expect((await both(path, owner.token, { INPUT_DATA: inputData({ REASON: 'why' }) })).body.operation.Details.PASSWORD).toBe('Quick-Or-Full-1');
+      const rows = await q(`SELECT outcome FROM audit WHERE account_id = $1 AND operation LIKE 'Password Retriev%' ORDER BY id`, [res.accountId]);
+      expect(rows.map((r: { outcome: string }) => r.outcome)).toEqual(['Failed', 'Failed', 'Success', 'Success']);
+    } finally {
+      await q(`DELETE FROM settings WHERE org_id = $1 AND key = 'reason_required'`, [org]);
+    }
+  });
 });

@@ -51,6 +51,23 @@ export function resourceVisibleSql(
   superAdmin: string,
   options: { account?: string; atLeast?: AccessLevel; wholeResource?: boolean } = {},
 ): string {
+  const { typeFilter, accountFilter } = shareFilters(options);
+  return `(${r}.org_id = ${org} AND (${superAdmin} OR ${r}.owner_id = ${uid} OR ${grantedSql(r, uid, typeFilter, accountFilter)}))`;
+}
+
+/**
+ * The part of resourceVisibleSql that needs no group: super administrator, owner, or a
+ * share made to user `uid` themself. It implies resourceVisibleSql with the same options,
+ * never the reverse: a quick test whose "no" is not an answer.
+ */
+export function directlyVisibleSql(r: string, org: string, uid: string, superAdmin: string, options: { account: string }): string {
+  const { typeFilter, accountFilter } = shareFilters(options);
+  return `(${r}.org_id = ${org} AND (${superAdmin} OR ${r}.owner_id = ${uid} OR EXISTS (SELECT 1 FROM shares g WHERE g.resource_id = ${r}.id
+    AND g.user_id = ${uid}${typeFilter}${accountFilter})))`;
+}
+
+/** The share conditions resourceVisibleSql's options ask for, over share alias `g`. */
+function shareFilters(options: { account?: string; atLeast?: AccessLevel; wholeResource?: boolean }): { typeFilter: string; accountFilter: string } {
   const levels = ACCESS_LEVELS.slice(ACCESS_LEVELS.indexOf(options.atLeast ?? 'view'));
   const typeFilter = levels.length === ACCESS_LEVELS.length ? '' : ` AND g.access_type IN (${levels.map((l) => `'${l}'`).join(', ')})`;
   // Acting on the resource itself (atLeast without an account) needs a resource-level share.
@@ -59,7 +76,7 @@ export function resourceVisibleSql(
     : options.wholeResource || (options.atLeast && options.atLeast !== 'view')
       ? ' AND g.account_id IS NULL'
       : '';
-  return `(${r}.org_id = ${org} AND (${superAdmin} OR ${r}.owner_id = ${uid} OR ${grantedSql(r, uid, typeFilter, accountFilter)}))`;
+  return { typeFilter, accountFilter };
 }
 
 export function visibilityParams(actor: Actor): [number, number, boolean] {

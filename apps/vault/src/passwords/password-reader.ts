@@ -3,24 +3,27 @@ import { DataSource } from 'typeorm';
 import { Actor } from '@app/audit';
 import { actorOf, AuthedRequest, Authenticator, CALLER_COLUMNS, CALLER_FROM, CallerRow, Permission, ROLE_PERMISSIONS } from '@app/auth';
 import { hashToken } from '@app/crypto';
-import { ACCOUNT_USE_RULES, AccountSecretGate, decisionAuditCte, decisionCtes, Refusal, refusalError } from '@app/gate';
+import { ACCOUNT_USE_RULES, AccountSecretGate, decisionAuditCte, decisionCtes } from '@app/gate';
 import { AppError, clientIp, ErrorCode, extractToken, reply, Reply } from '@app/http';
 import { pgPool, prepared } from '@app/persistence';
 
 const READ = ACCOUNT_USE_RULES.read;
 const SLOTS = { rid: '$3', aid: '$4', ip: '$5', client: '$6', reason: '$7', ticket: '$8' };
 
-// The hot path, GET .../password: the token look-up joins the gate's own decision and audit
-// statement, so a read is one round trip. Only callers needing no check beyond SQL take it
-// (not locked, not expired, not bound to hosts, role granting password.retrieve); the
-// others get `fast` false and go through the Authenticator, then the gate.
+// The hot path, GET .../password: the token look-up joins the gate's quick decision and
+// its audit row, so a common read is one round trip. Only callers needing no check beyond
+// SQL take it (not locked, not expired, not bound to hosts, role granting
+// password.retrieve); the others get `fast` false and go through the Authenticator, then
+// the gate. The quick decision only grants (audited here); whatever it does not grant
+// (group shares, access control, every refusal) goes to the gate's full decision, which
+// audits its own answer.
 const READ_AS_CALLER = `
 WITH who AS (SELECT ${CALLER_COLUMNS} FROM ${CALLER_FROM} WHERE t.token_hash = $1),
 caller AS (SELECT * FROM who WHERE NOT locked AND NOT expired AND allowed_hosts = '' AND role = ANY($2::text[])),
-${decisionCtes(READ, SLOTS)},
-${decisionAuditCte(READ, SLOTS)}
-SELECT CASE WHEN v.refusal IS NULL THEN v.password END AS password, v.refusal, v.name AS account_name,
-  (SELECT count(*) FROM logged)::int AS logged, w.*, EXISTS (SELECT 1 FROM caller) AS fast, v.id IS NOT NULL AS found
+${decisionCtes(READ, SLOTS, undefined, { quick: true })},
+${decisionAuditCte(READ, SLOTS, "''", { grantsOnly: true })}
+SELECT CASE WHEN v.refusal IS NULL THEN v.password END AS password, (v.id IS NOT NULL AND v.refusal IS NULL) AS granted,
+  (SELECT count(*) FROM logged)::int AS logged, w.*, EXISTS (SELECT 1 FROM caller) AS fast
 FROM who w LEFT JOIN verdict v ON true`;
 
 const RETRIEVE_ROLES = Object.entries(ROLE_PERMISSIONS)
@@ -28,12 +31,11 @@ const RETRIEVE_ROLES = Object.entries(ROLE_PERMISSIONS)
   .map(([role]) => role);
 
 interface ReadRow extends CallerRow {
+  /** Whether the quick decision granted the read (its audit row is then written). */
+  granted: boolean;
   password: Buffer | null;
-  refusal: Refusal | null;
-  account_name: string | null;
   logged: number;
   fast: boolean;
-  found: boolean;
 }
 
 export type PasswordRelease = { password: string } | { refusal: string; message: string; details?: Record<string, string> };
@@ -71,9 +73,8 @@ export class PasswordReader {
       return this.read(req.actor, resourceId, accountId, reason, ticketId);
     }
     req.actor = actorOf(row, req);
+    if (!row.granted) return this.read(req.actor, resourceId, accountId, reason, ticketId);
     if (row.logged !== 1) throw new Error('Password read was not audited');
-    if (!row.found) throw refusalError('NOT_FOUND', READ);
-    if (row.refusal) throw refusalError(row.refusal, READ, row.account_name ?? '');
     return passwordReply(await this.gate.open(row.password!));
   }
 
