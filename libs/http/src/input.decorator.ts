@@ -22,9 +22,27 @@ export function parseInput<T extends object>(dto: Type<T>, read: (name: string) 
     if (value !== undefined) plain[property] = normalise(value);
   }
   const instance = plainToInstance(dto, plain);
-  const errors = validateSync(instance, { forbidUnknownValues: false, stopAtFirstError: true });
-  if (errors.length > 0) throw AppError.invalid(firstMessage(errors[0]));
+  const message = Object.keys(plain).length === 0 ? emptyInputMessage(dto, instance) : validationMessage(instance);
+  if (message !== undefined) throw AppError.invalid(message);
   return instance;
+}
+
+function validationMessage(instance: object): string | undefined {
+  const errors = validateSync(instance, { forbidUnknownValues: false, stopAtFirstError: true });
+  return errors.length > 0 ? firstMessage(errors[0]) : undefined;
+}
+
+// A request naming none of a DTO's fields (most reads) gets the same verdict every time: it
+// depends on the DTO alone, so it is worked out once (class-validator took ~2% of the read).
+const emptyVerdicts = new WeakMap<Type<object>, { message?: string }>();
+
+function emptyInputMessage(dto: Type<object>, instance: object): string | undefined {
+  let verdict = emptyVerdicts.get(dto);
+  if (!verdict) {
+    verdict = { message: validationMessage(instance) };
+    emptyVerdicts.set(dto, verdict);
+  }
+  return verdict.message;
 }
 
 /** The raw request, for handlers that need uploaded files. */
