@@ -42,16 +42,27 @@ interface Figures {
   rssMb: number;
 }
 
+/**
+ * BENCH_ROUNDS=n runs every program n times, in turn (round 1: each program, round 2: each
+ * again...), and reports each ratio per round and its median: on a shared machine the load
+ * changes within minutes, and programs measured side by side share it.
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+
 export async function main(): Promise<Figures[]> {
   const sets = process.env.BENCH_DATA === 'seed' ? await seededSets() : [await generatedSet()];
-  const results: Figures[] = [];
+  const rounds: Figures[][] = [];
   try {
-    for (const set of sets) results.push(...(await measure(set, sets.length > 1 ? ` [${set.label}]` : '')));
+    for (let round = 0; round < ROUNDS; round++) {
+      const results: Figures[] = [];
+      for (const set of sets) results.push(...(await measure(set, sets.length > 1 ? ` [${set.label}]` : '')));
+      rounds.push(results);
+    }
   } finally {
     for (const set of sets) await set.drop();
   }
-  print(results, sets);
-  return results;
+  print(rounds, sets);
+  return rounds.flat();
 }
 
 /** The organisation generated here (RESOURCES resources), in a scratch database. */
@@ -275,22 +286,37 @@ function ticks(pid: number): number {
   }
 }
 
-function print(results: Figures[], sets: DataSet[]): void {
+function print(rounds: Figures[][], sets: DataSet[]): void {
   for (const set of sets) console.log(`\n[${set.label}]: ${set.targets.length} rotating requests${set.fullOnly ? ' (full server only)' : ''}`);
-  console.log(`Password read, ${CONNECTIONS} connections, ${SECONDS} s each`);
+  console.log(`Password read, ${CONNECTIONS} connections, ${SECONDS} s each${rounds.length > 1 ? `, ${rounds.length} rounds` : ''}`);
   console.log('program                           req/s     p50 ms   p99 ms   node ms/req   pg ms/req   rss MB   refused   errors');
-  for (const r of results) {
-    console.log(
-      `${r.name.padEnd(33)} ${r.rps.toFixed(0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}` +
-        `   ${r.nodeCpu.toFixed(3).padStart(11)}   ${r.pgCpu.toFixed(3).padStart(9)}   ${r.rssMb.toFixed(0).padStart(6)}   ${String(r.refused).padStart(7)}   ${r.errors}`,
-    );
-  }
-  const by = (name: string, label = sets[0].label) => results.find((r) => r.name.startsWith(name) && (sets.length === 1 || r.name.endsWith(`[${label}]`)));
-  const [plain, one, full, empty] = [by('plain'), by('one'), by('full server'), by('full server', 'empty')];
-  if (full && one) console.log(`ratio full/one-statement: ${(full.rps / one.rps).toFixed(2)}`);
-  if (full && plain) console.log(`ratio full/plain: ${(full.rps / plain.rps).toFixed(2)}`);
-  if (one && plain) console.log(`ratio one-statement/plain: ${(one.rps / plain.rps).toFixed(2)}`);
-  if (full && empty && sets.length > 1) console.log(`ratio full on the seeded data / full on the empty copy: ${(full.rps / empty.rps).toFixed(2)}`);
+  rounds.forEach((results, i) => {
+    for (const r of results) {
+      const name = rounds.length > 1 ? `${r.name} #${i + 1}` : r.name;
+      console.log(
+        `${name.padEnd(33)} ${r.rps.toFixed(0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}` +
+          `   ${r.nodeCpu.toFixed(3).padStart(11)}   ${r.pgCpu.toFixed(3).padStart(9)}   ${r.rssMb.toFixed(0).padStart(6)}   ${String(r.refused).padStart(7)}   ${r.errors}`,
+      );
+    }
+  });
+  const ratio = (label: string, top: [string, string?], bottom: [string, string?]) => {
+    const values = rounds
+      .map((results) => {
+        const by = ([name, set = sets[0].label]: [string, string?]) =>
+          results.find((r) => r.name.startsWith(name) && (sets.length === 1 || r.name.endsWith(`[${set}]`)));
+        const [a, b] = [by(top), by(bottom)];
+        return a && b ? a.rps / b.rps : undefined;
+      })
+      .filter((v): v is number => v !== undefined);
+    if (values.length === 0) return;
+    const sorted = [...values].sort((x, y) => x - y);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    console.log(`ratio ${label}: ${median.toFixed(2)}${values.length > 1 ? ` (median; rounds ${values.map((v) => v.toFixed(2)).join(', ')})` : ''}`);
+  };
+  ratio('full/one-statement', ['full server'], ['one']);
+  ratio('full/plain', ['full server'], ['plain']);
+  ratio('one-statement/plain', ['one'], ['plain']);
+  if (sets.length > 1) ratio('full on the seeded data / full on the empty copy', ['full server'], ['full server', 'empty']);
 }
 
 if (require.main === module) {
