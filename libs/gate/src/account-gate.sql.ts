@@ -1,7 +1,7 @@
 import { AccountUseRule } from './secret-use';
 import { accessRefusalSql, underAccessControlSql } from './checkout-state';
 import { settingSql } from './settings-sql';
-import { directlyVisibleSql, helpdeskBlockedSql, resourceVisibleSql } from './visibility';
+import { visibleWithoutResourceGroupsSql, helpdeskBlockedSql, resourceVisibleSql } from './visibility';
 
 /** Parameter positions of a gate statement; callers place the caller CTE's own before them. */
 export interface GateSlots {
@@ -21,7 +21,7 @@ export interface GateSlots {
  * use is refused as MISSING without one.
  *
  * `quick` makes the same decision with only the cheap tests, for the hot read: visibility
- * by ownership or a share to the caller alone (no user-group or resource-group shares), and
+ * by ownership or a share to the caller or their user groups (no resource-group shares), and
  * an account under access control refused as 'UNDECIDED' (no look at requests). Its grant
  * is therefore always a grant of the full decision; its refusals mean nothing and the caller
  * asks the full decision instead (which audits). The read's plan is then about half the
@@ -30,7 +30,7 @@ export interface GateSlots {
 export function decisionCtes(rule: AccountUseRule, p: GateSlots, locate?: string, options: { quick?: boolean } = {}): string {
   if (options.quick && rule.need !== 'view') throw new Error('A quick decision is only made for uses that need mere visibility');
   const visible = options.quick
-    ? directlyVisibleSql('r', 'c.org_id', 'c.id', 'c.is_super_admin', { account: 'a' })
+    ? visibleWithoutResourceGroupsSql('r', 'c.org_id', 'c.id', 'c.is_super_admin', { account: 'a' })
     : resourceVisibleSql('r', 'c.org_id', 'c.id', 'c.is_super_admin', { account: 'a' });
   // Under access control the quick decision does not look at requests and check-outs.
   const accessRefusal = options.quick ? `CASE WHEN ${underAccessControlSql('a.id', 'r.id')} THEN 'UNDECIDED' END` : accessRefusalSql('a.id', 'r.id', 'c.id');

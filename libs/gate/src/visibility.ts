@@ -19,9 +19,14 @@ function toCallerSql(uid: string): string {
  * resource (a plain IN became a semi-join repeated per resource).
  */
 function grantedSql(r: string, uid: string, typeFilter: string, accountFilter: string): string {
-  return `EXISTS (SELECT 1 FROM shares g WHERE g.resource_id = ${r}.id AND ${toCallerSql(uid)}${typeFilter}${accountFilter})
+  return `${sharedToCallerSql(r, uid, typeFilter, accountFilter)}
     OR EXISTS (SELECT 1 FROM resource_group_membership m WHERE m.resource_id = ${r}.id AND m.group_id = ANY (ARRAY(
       SELECT g.resource_group_id FROM shares g WHERE g.resource_group_id IS NOT NULL AND ${toCallerSql(uid)}${typeFilter})))`;
+}
+
+/** A share of resource `r` (or of one of its accounts) to user `uid` or one of their user groups. */
+function sharedToCallerSql(r: string, uid: string, typeFilter: string, accountFilter: string): string {
+  return `EXISTS (SELECT 1 FROM shares g WHERE g.resource_id = ${r}.id AND ${toCallerSql(uid)}${typeFilter}${accountFilter})`;
 }
 
 /**
@@ -56,14 +61,14 @@ export function resourceVisibleSql(
 }
 
 /**
- * The part of resourceVisibleSql that needs no group: super administrator, owner, or a
- * share made to user `uid` themself. It implies resourceVisibleSql with the same options,
- * never the reverse: a quick test whose "no" is not an answer.
+ * The part of resourceVisibleSql that needs no resource group: super administrator, owner,
+ * or a share made to user `uid` or to one of their user groups. It implies
+ * resourceVisibleSql with the same options, never the reverse: a quick test whose "no" is
+ * not an answer.
  */
-export function directlyVisibleSql(r: string, org: string, uid: string, superAdmin: string, options: { account: string }): string {
+export function visibleWithoutResourceGroupsSql(r: string, org: string, uid: string, superAdmin: string, options: { account: string }): string {
   const { typeFilter, accountFilter } = shareFilters(options);
-  return `(${r}.org_id = ${org} AND (${superAdmin} OR ${r}.owner_id = ${uid} OR EXISTS (SELECT 1 FROM shares g WHERE g.resource_id = ${r}.id
-    AND g.user_id = ${uid}${typeFilter}${accountFilter})))`;
+  return `(${r}.org_id = ${org} AND (${superAdmin} OR ${r}.owner_id = ${uid} OR ${sharedToCallerSql(r, uid, typeFilter, accountFilter)}))`;
 }
 
 /** The share conditions resourceVisibleSql's options ask for, over share alias `g`. */
