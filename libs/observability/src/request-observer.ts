@@ -56,15 +56,11 @@ export class RequestObserver {
     // A draining instance closes each connection after its answer.
     if (this.drain.draining) res.setHeader('Connection', 'close');
     this.drain.requestStarted();
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
+    // 'close' ends every response, finished or cut off (writableFinished tells which).
+    res.once('close', () => {
       this.drain.requestEnded();
       this.end(req, res, id, Number(process.hrtime.bigint() - started) / 1e9);
-    };
-    res.once('finish', end);
-    res.once('close', end);
+    });
   }
 
   private end(req: Observed, res: ServerResponse, id: string, seconds: number): void {

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { AuthedRequest } from '@app/auth';
-import { buildEnvelope, errorAnswer, hasNoBody, LeanRoute, LeanRoutes, leanRequest, OPERATION, OperationMeta, parseInput, readField, sendJson, splitUrl } from '@app/http';
+import { buildEnvelope, errorAnswer, hasNoBody, LeanRoute, LeanRoutes, leanRequest, OPERATION, OperationMeta, parseInput, readField, RouteInfo, sendJson, splitUrl } from '@app/http';
 import { parseId } from '../common/ids';
 import { RetrievePasswordDto } from './password.dto';
 import { PasswordReader } from './password-reader';
@@ -20,6 +20,8 @@ const PATH = /^\/restapi\/json\/v1\/resources\/([^/]+)\/accounts\/([^/]+)\/passw
 export class PasswordReadLeanRoute extends LeanRoute {
   private readonly logger = new Logger('Errors');
   private readonly meta: OperationMeta;
+  // Named like the guard names it, so the request log and metrics find the operation without matching the path.
+  private readonly route: RouteInfo = { handler: PasswordsController.prototype.retrieve, controller: PasswordsController };
 
   constructor(
     private readonly reader: PasswordReader,
@@ -42,6 +44,7 @@ export class PasswordReadLeanRoute extends LeanRoute {
 
   private async serve(req: AuthedRequest, res: ServerResponse, match: RegExpExecArray): Promise<void> {
     try {
+      req.route_ = this.route;
       const dto = parseInput(RetrievePasswordDto, (name) => readField(req, name));
       const rid = parseId(decodeURIComponent(match[1]), 'resource id');
       const aid = parseId(decodeURIComponent(match[2]), 'account id');
