@@ -21,6 +21,15 @@ export async function prepared<T extends QueryResultRow>(
 }
 
 /**
+ * `prepared`, with each row as an array in the statement's column order: pg then builds no
+ * object keyed by column name per row (dictionary-mode objects, slow to fill on every call).
+ */
+export async function preparedArrays<T extends unknown[]>(pool: Pool, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const result = await pool.query<T>({ name, text, values, rowMode: 'array' });
+  return result.rows;
+}
+
+/**
  * A named prepared statement inside a TypeORM transaction (on the transaction's own
  * connection); outside one it runs on the pool like `prepared`.
  */

@@ -5,7 +5,7 @@ import { actorOf, AuthedRequest, Authenticator, CALLER_COLUMNS, CALLER_FROM, Cal
 import { hashToken } from '@app/crypto';
 import { ACCOUNT_USE_RULES, AccountSecretGate, decisionAuditCte, decisionCtes } from '@app/gate';
 import { AppError, clientIp, ErrorCode, extractToken, reply, Reply } from '@app/http';
-import { pgPool, prepared } from '@app/persistence';
+import { pgPool, preparedArrays } from '@app/persistence';
 
 const READ = ACCOUNT_USE_RULES.read;
 const SLOTS = { rid: '$3', aid: '$4', ip: '$5', client: '$6', reason: '$7', ticket: '$8' };
@@ -22,21 +22,33 @@ WITH who AS (SELECT ${CALLER_COLUMNS} FROM ${CALLER_FROM} WHERE t.token_hash = $
 caller AS (SELECT * FROM who WHERE NOT locked AND NOT expired AND allowed_hosts = '' AND role = ANY($2::text[])),
 ${decisionCtes(READ, SLOTS, undefined, { quick: true })},
 ${decisionAuditCte(READ, SLOTS, "''", { grantsOnly: true })}
-SELECT CASE WHEN v.refusal IS NULL THEN v.password END AS password, (v.id IS NOT NULL AND v.refusal IS NULL) AS granted,
-  (SELECT count(*) FROM logged)::int AS logged, w.*, EXISTS (SELECT 1 FROM caller) AS fast
+SELECT w.id, w.org_id, w.org_name, w.username, w.role, w.is_super_admin, w.locked, w.allowed_hosts, w.expired,
+  EXISTS (SELECT 1 FROM caller) AS fast, (v.id IS NOT NULL AND v.refusal IS NULL) AS granted,
+  CASE WHEN v.refusal IS NULL THEN v.password END AS password, (SELECT count(*) FROM logged)::int AS logged
 FROM who w LEFT JOIN verdict v ON true`;
+
+/** READ_AS_CALLER's row, in its column order. */
+type ReadRow = [
+  id: number,
+  org_id: number,
+  org_name: string,
+  username: string,
+  role: string,
+  is_super_admin: boolean,
+  locked: boolean,
+  allowed_hosts: string,
+  expired: boolean,
+  /** Whether SQL alone admits the caller (else the Authenticator does). */
+  fast: boolean,
+  /** Whether the quick decision granted the read (its audit row is then written). */
+  granted: boolean,
+  password: Buffer | null,
+  logged: number,
+];
 
 const RETRIEVE_ROLES = Object.entries(ROLE_PERMISSIONS)
   .filter(([, permissions]) => permissions.includes(Permission.PasswordRetrieve))
   .map(([role]) => role);
-
-interface ReadRow extends CallerRow {
-  /** Whether the quick decision granted the read (its audit row is then written). */
-  granted: boolean;
-  password: Buffer | null;
-  logged: number;
-  fast: boolean;
-}
 
 export type PasswordRelease = { password: string } | { refusal: string; message: string; details?: Record<string, string> };
 
@@ -56,7 +68,7 @@ export class PasswordReader {
   async readAsCaller(req: AuthedRequest, resourceId: number, accountId: number, reason = '', ticketId = ''): Promise<Reply> {
     const token = extractToken(req);
     if (!token) return this.authenticator.refuseUnknown(req);
-    const rows = await prepared<ReadRow>(pgPool(this.dataSource), 'read_password_as_caller', READ_AS_CALLER, [
+    const rows = await preparedArrays<ReadRow>(pgPool(this.dataSource), 'read_password_as_caller', READ_AS_CALLER, [
       hashToken(token),
       RETRIEVE_ROLES,
       resourceId,
@@ -66,16 +78,17 @@ export class PasswordReader {
       reason.slice(0, 1000),
       ticketId.slice(0, 200),
     ]);
-    const row = rows[0];
-    if (!row) return this.authenticator.refuseUnknown(req);
-    if (!row.fast) {
-      req.actor = await this.authenticator.admit(row, req, Permission.PasswordRetrieve);
+    if (rows.length === 0) return this.authenticator.refuseUnknown(req);
+    const [id, org_id, org_name, username, role, is_super_admin, locked, allowed_hosts, expired, fast, granted, password, logged] = rows[0];
+    const caller: CallerRow = { id, org_id, org_name, username, role, is_super_admin, locked, allowed_hosts, expired };
+    if (!fast) {
+      req.actor = await this.authenticator.admit(caller, req, Permission.PasswordRetrieve);
       return this.read(req.actor, resourceId, accountId, reason, ticketId);
     }
-    req.actor = actorOf(row, req);
-    if (!row.granted) return this.read(req.actor, resourceId, accountId, reason, ticketId);
-    if (row.logged !== 1) throw new Error('Password read was not audited');
-    return passwordReply(await this.gate.open(row.password!));
+    req.actor = actorOf(caller, req);
+    if (!granted) return this.read(req.actor, resourceId, accountId, reason, ticketId);
+    if (logged !== 1) throw new Error('Password read was not audited');
+    return passwordReply(await this.gate.open(password!));
   }
 
   /** GET PASSWORD for an authenticated actor: the password, or a Failed answer saying why not. */
