@@ -96,4 +96,59 @@ describe('lean write routes answer as the long way does', () => {
     expect(shape(trail[0])).toEqual(shape(trail[1]));
     expect(trail[0]).toMatchObject({ outcome: 'Success', reason: 'test', resource_id: r.resourceId, account_name: r.accountName });
   });
+
+  // Each way a change is decided (ownership, shares to the user, their group or a resource
+  // group, and refusals) must give one answer, one audit row, and a history row exactly when
+  // granted.
+  it('changes through every kind of grant and refuses alike: one audit row each', async () => {
+    const q = (sql: string, params: unknown[] = []) => s.dataSource.query(sql, params);
+    const [{ id: org }] = await q(`SELECT id FROM organizations WHERE name = 'Default'`);
+    const owner = await createUserWithToken(s, 'quick-change-owner', 'Password Administrator');
+    const editor = await createUserWithToken(s, 'quick-change-editor', 'Password Administrator');
+    const share = (rid: number, level: string) => q(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, $3)`, [rid, editor.id, level]);
+    const cases: { name: string; setup: (rid: number, aid: number) => Promise<unknown>; granted: boolean }[] = [
+      { name: 'owner', setup: async () => undefined, granted: true },
+      { name: 'modify share', setup: (rid) => share(rid, 'modify'), granted: true },
+      { name: 'view share', setup: (rid) => share(rid, 'view'), granted: false },
+      {
+        name: 'modify share to a user group',
+        setup: async (rid) => {
+          const [g] = await q(`INSERT INTO user_groups (org_id, name, name_key) VALUES ($1, 'qc-team', 'qc-team') RETURNING id`, [org]);
+          await q('INSERT INTO user_group_members (group_id, user_id) VALUES ($1, $2)', [g.id, editor.id]);
+          return q(`INSERT INTO shares (resource_id, user_group_id, access_type) VALUES ($1, $2, 'modify')`, [rid, g.id]);
+        },
+        granted: true,
+      },
+      {
+        name: 'view share, modify through a resource group',
+        setup: async (rid) => {
+          await share(rid, 'view');
+          const [g] = await q(`INSERT INTO resource_groups (org_id, name, name_key, kind) VALUES ($1, 'qc-rg', 'qc-rg', 'static') RETURNING id`, [org]);
+          await q('INSERT INTO resource_group_members (group_id, resource_id) VALUES ($1, $2)', [g.id, rid]);
+          return q(`INSERT INTO shares (resource_group_id, user_id, access_type) VALUES ($1, $2, 'modify')`, [g.id, editor.id]);
+        },
+        granted: true,
+      },
+      {
+        name: 'modify share, under access control',
+        setup: async (rid) => {
+          await share(rid, 'modify');
+          return q('INSERT INTO access_controls (resource_id) VALUES ($1)', [rid]);
+        },
+        granted: false,
+      },
+    ];
+    for (const c of cases) {
+      const res = await createResource(s.vaultUrl, owner.token, { PASSWORD: 'Quick-Change-Old-1' });
+      await c.setup(res.resourceId, res.accountId);
+      const token = c.name === 'owner' ? owner.token : editor.token;
+      const path = `/resources/${res.resourceId}/accounts/${res.accountId}/password`;
+      const answerOf = await send('lean', 'put', path, token, { NEWPASSWORD: 'Quick-Change-New-1', REASON: 'test' });
+      expect([c.name, answerOf.body.operation.result.status]).toEqual([c.name, c.granted ? 'Success' : 'Failed']);
+      const rows = await q(`SELECT operation FROM audit WHERE account_id = $1 AND operation LIKE 'Password Change%' ORDER BY id`, [res.accountId]);
+      expect([c.name, rows]).toEqual([c.name, [{ operation: c.granted ? 'Password Changed' : 'Password Change Denied' }]]);
+      const history = await q('SELECT count(*)::int AS n FROM password_history WHERE account_id = $1', [res.accountId]);
+      expect([c.name, history[0].n]).toEqual([c.name, c.granted ? 1 : 0]);
+    }
+  });
 });

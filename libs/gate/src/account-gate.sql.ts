@@ -1,7 +1,7 @@
 import { AccountUseRule } from './secret-use';
 import { accessRefusalSql, underAccessControlSql } from './checkout-state';
 import { settingSql } from './settings-sql';
-import { visibleWithoutResourceGroupsSql, helpdeskBlockedSql, resourceVisibleSql } from './visibility';
+import { helpdeskBlockedSql, resourceVisibleSql, visibleWithoutResourceGroupsSql } from './visibility';
 
 /** Parameter positions of a gate statement; callers place the caller CTE's own before them. */
 export interface GateSlots {
