@@ -11,6 +11,7 @@ import { cpuMs, cpuTicks, startServer, stopServer } from './support';
 // runs (autovacuum workers included: noise that lands on whichever program is running).
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 
 interface Figure {
   operation: string;
@@ -30,40 +31,48 @@ export async function main(): Promise<Figure[]> {
   const run = randomBytes(3).toString('hex');
   const figures: Figure[] = [];
   // Each operation on both programs back to back, so that the two figures of a ratio are
-  // measured under the same load of this shared machine (a server per measurement).
-  for (const [operation, requests] of [
-    ['create resource', (script: string) => creations(`${run}-${script.slice(0, 5)}`)],
-    ['change password', (script: string) => changes(seed, `${run}-${script.slice(0, 5)}`)],
-  ] as const) {
-    for (const [program, script] of [
-      ['plain node:http + pg', 'plain-writer.js'],
-      ['full server', 'full-server.js'],
-    ]) {
-      const { port, child } = await startServer(script, env);
-      const watcher = new Client({ connectionString: seed.databaseUrl });
-      await watcher.connect();
-      try {
-        if (script === 'full-server.js') await backlogSealed(watcher);
-        const base = `http://127.0.0.1:${port}/restapi/json/v1/resources`;
-        const request = requests(script);
-        await load(base, seed.admin.token, request, 2);
-        const before = await cpuTicks(watcher, child.pid!);
-        const { total, ...r } = await load(base, seed.admin.token, request, SECONDS);
-        const cpu = cpuMs(before, await cpuTicks(watcher, child.pid!));
-        figures.push({ operation, program, ...r, nodeCpu: round3(cpu.node / Math.max(total, 1)), pgCpu: round3(cpu.pg / Math.max(total, 1)) });
-        // Requests cut off by the end of the run still run in the server: let them finish,
-        // or they meet the pool the server's shutdown has ended (an error in its output).
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      } finally {
-        await watcher.end();
-        await stopServer(child);
+  // measured under the same load of this shared machine (a server per measurement);
+  // BENCH_ROUNDS=n does it all n times and reports each ratio's median.
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [operation, requests] of [
+      ['create resource', (script: string) => creations(`${run}-${round}-${script.slice(0, 5)}`)],
+      ['change password', (script: string) => changes(seed, `${run}-${round}-${script.slice(0, 5)}`)],
+    ] as const) {
+      for (const [program, script] of [
+        ['plain node:http + pg', 'plain-writer.js'],
+        ['full server', 'full-server.js'],
+      ]) {
+        const { port, child } = await startServer(script, env);
+        const watcher = new Client({ connectionString: seed.databaseUrl });
+        await watcher.connect();
+        try {
+          if (script === 'full-server.js') await backlogSealed(watcher);
+          const base = `http://127.0.0.1:${port}/restapi/json/v1/resources`;
+          const request = requests(script);
+          await load(base, seed.admin.token, request, 2);
+          const before = await cpuTicks(watcher, child.pid!);
+          const { total, ...r } = await load(base, seed.admin.token, request, SECONDS);
+          const cpu = cpuMs(before, await cpuTicks(watcher, child.pid!));
+          figures.push({ operation: ROUNDS > 1 ? `${operation} #${round}` : operation, program, ...r, nodeCpu: round3(cpu.node / Math.max(total, 1)), pgCpu: round3(cpu.pg / Math.max(total, 1)) });
+          // Requests cut off by the end of the run still run in the server: let them finish,
+          // or they meet the pool the server's shutdown has ended (an error in its output).
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        } finally {
+          await watcher.end();
+          await stopServer(child);
+        }
       }
     }
   }
   console.table(figures);
   for (const operation of ['create resource', 'change password']) {
-    const [plain, full] = figures.filter((f) => f.operation === operation);
-    console.log(`${operation}: full/plain ${(full.rps / plain.rps).toFixed(2)}`);
+    const ratios: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const [plain, full] = figures.filter((f) => f.operation === (ROUNDS > 1 ? `${operation} #${round}` : operation));
+      ratios.push(full.rps / plain.rps);
+    }
+    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+    console.log(`${operation}: full/plain ${median.toFixed(2)}${ROUNDS > 1 ? ` (median; rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})` : ''}`);
   }
   return figures;
 }
