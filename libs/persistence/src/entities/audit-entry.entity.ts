@@ -6,7 +6,6 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGenerate
  */
 @Entity('audit')
 @Index('audit_org_category_created_id', ['orgId', 'category', 'createdAt', 'id'])
-@Index(['createdAt'])
 @Index(['accountId', 'createdAt'])
 export class AuditEntry {
   @PrimaryGeneratedColumn({ type: 'bigint' }) id!: string;
