@@ -15,8 +15,8 @@ const SLOTS = { rid: '$3', aid: '$4', ip: '$5', client: '$6', reason: '$7', tick
 // SQL take it (not locked, not expired, not bound to hosts, role granting
 // password.retrieve); the others get `fast` false and go through the Authenticator, then
 // the gate. The quick decision only grants (audited here); whatever it does not grant
-// (resource-group shares, access control, every refusal) goes to the gate's full decision, which
-// audits its own answer.
+// (resource-group shares, access control, every refusal) goes to the gate's full
+// decision, which audits its own answer.
 const READ_AS_CALLER = `
 WITH who AS (SELECT ${CALLER_COLUMNS} FROM ${CALLER_FROM} WHERE t.token_hash = $1),
 caller AS (SELECT * FROM who WHERE NOT locked AND NOT expired AND allowed_hosts = '' AND role = ANY($2::text[])),
