@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { createUserWithToken, startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
+import { newStaticGroupWith, putUnderAccessControl, shareToNewUserGroup, shareToUser } from '../support/sharing';
 import { inputData, Json } from '../support/http';
 import { auditRows } from './vault-client';
 
@@ -105,27 +106,21 @@ describe('lean write routes answer as the long way does', () => {
     const [{ id: org }] = await q(`SELECT id FROM organizations WHERE name = 'Default'`);
     const owner = await createUserWithToken(s, 'quick-change-owner', 'Password Administrator');
     const editor = await createUserWithToken(s, 'quick-change-editor', 'Password Administrator');
-    const share = (rid: number, level: string) => q(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, $3)`, [rid, editor.id, level]);
+    const share = (rid: number, level: string) => shareToUser(s.dataSource, rid, editor.id, level);
     const cases: { name: string; setup: (rid: number, aid: number) => Promise<unknown>; granted: boolean }[] = [
       { name: 'owner', setup: async () => undefined, granted: true },
       { name: 'modify share', setup: (rid) => share(rid, 'modify'), granted: true },
       { name: 'view share', setup: (rid) => share(rid, 'view'), granted: false },
       {
         name: 'modify share to a user group',
-        setup: async (rid) => {
-          const [g] = await q(`INSERT INTO user_groups (org_id, name, name_key) VALUES ($1, 'qc-team', 'qc-team') RETURNING id`, [org]);
-          await q('INSERT INTO user_group_members (group_id, user_id) VALUES ($1, $2)', [g.id, editor.id]);
-          return q(`INSERT INTO shares (resource_id, user_group_id, access_type) VALUES ($1, $2, 'modify')`, [rid, g.id]);
-        },
+        setup: (rid) => shareToNewUserGroup(s.dataSource, org, 'qc-team', editor.id, { resourceId: rid, level: 'modify' }),
         granted: true,
       },
       {
         name: 'view share, modify through a resource group',
         setup: async (rid) => {
           await share(rid, 'view');
-          const [g] = await q(`INSERT INTO resource_groups (org_id, name, name_key, kind) VALUES ($1, 'qc-rg', 'qc-rg', 'static') RETURNING id`, [org]);
-          await q('INSERT INTO resource_group_members (group_id, resource_id) VALUES ($1, $2)', [g.id, rid]);
-          return q(`INSERT INTO shares (resource_group_id, user_id, access_type) VALUES ($1, $2, 'modify')`, [g.id, editor.id]);
+          return newStaticGroupWith(s.dataSource, org, 'qc-rg', rid, { shareTo: { userId: editor.id, level: 'modify' } });
         },
         granted: true,
       },
@@ -133,7 +128,7 @@ describe('lean write routes answer as the long way does', () => {
         name: 'modify share, under access control',
         setup: async (rid) => {
           await share(rid, 'modify');
-          return q('INSERT INTO access_controls (resource_id) VALUES ($1)', [rid]);
+          return putUnderAccessControl(s.dataSource, rid);
         },
         granted: false,
       },

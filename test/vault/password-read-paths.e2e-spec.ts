@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { PasswordReadLeanRoute } from '../../apps/vault/src/passwords/password-read.lean-route';
 import { createResource } from '../support/factories';
+import { newStaticGroupWith, putUnderAccessControl, shareToNewUserGroup, shareToUser } from '../support/sharing';
 import { createUserWithToken, startTestServices, TestServices } from '../support/app';
 import { inputData } from '../support/http';
 
@@ -82,30 +83,22 @@ describe('password read: lean route and controller answer alike', () => {
     const reader = await createUserWithToken(s, 'quick-reader', 'Password User');
     const cases: { name: string; setup: (rid: number, aid: number) => Promise<unknown>; granted: boolean; message?: string }[] = [
       { name: 'owner', setup: async () => undefined, granted: true },
-      { name: 'direct share', setup: (rid) => q(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, 'view')`, [rid, reader.id]), granted: true },
+      { name: 'direct share', setup: (rid) => shareToUser(s.dataSource, rid, reader.id, 'view'), granted: true },
       {
         name: 'account share to a user group',
-        setup: async (rid, aid) => {
-          const [g] = await q(`INSERT INTO user_groups (org_id, name, name_key) VALUES ($1, 'quick-team', 'quick-team') RETURNING id`, [org]);
-          await q('INSERT INTO user_group_members (group_id, user_id) VALUES ($1, $2)', [g.id, reader.id]);
-          return q(`INSERT INTO shares (resource_id, account_id, user_group_id, access_type) VALUES ($1, $2, $3, 'view')`, [rid, aid, g.id]);
-        },
+        setup: (rid, aid) => shareToNewUserGroup(s.dataSource, org, 'quick-team', reader.id, { resourceId: rid, accountId: aid, level: 'view' }),
         granted: true,
       },
       {
         name: 'resource group share',
-        setup: async (rid) => {
-          const [g] = await q(`INSERT INTO resource_groups (org_id, name, name_key, kind) VALUES ($1, 'quick-rg', 'quick-rg', 'static') RETURNING id`, [org]);
-          await q('INSERT INTO resource_group_members (group_id, resource_id) VALUES ($1, $2)', [g.id, rid]);
-          return q(`INSERT INTO shares (resource_group_id, user_id, access_type) VALUES ($1, $2, 'view')`, [g.id, reader.id]);
-        },
+        setup: (rid) => newStaticGroupWith(s.dataSource, org, 'quick-rg', rid, { shareTo: { userId: reader.id, level: 'view' } }),
         granted: true,
       },
       {
         name: 'under access control',
         setup: async (rid) => {
-          await q(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, 'view')`, [rid, reader.id]);
-          return q('INSERT INTO access_controls (resource_id) VALUES ($1)', [rid]);
+          await shareToUser(s.dataSource, rid, reader.id, 'view');
+          return putUnderAccessControl(s.dataSource, rid);
         },
         granted: false,
         message: 'The password is under access control: request it and check it out first',
@@ -113,8 +106,8 @@ describe('password read: lean route and controller answer alike', () => {
       {
         name: 'under access control, checked out',
         setup: async (rid, aid) => {
-          await q(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, 'view')`, [rid, reader.id]);
-          await q('INSERT INTO access_controls (resource_id, account_id) VALUES ($1, $2)', [rid, aid]);
+          await shareToUser(s.dataSource, rid, reader.id, 'view');
+          await putUnderAccessControl(s.dataSource, rid, aid);
           return q(
             `INSERT INTO password_requests (account_id, requester_id, status, expires_at, checked_out_at, checkout_until)
              VALUES ($1, $2, 'checked_out', now() + interval '1 hour', now(), now() + interval '1 hour')`,
@@ -126,12 +119,8 @@ describe('password read: lean route and controller answer alike', () => {
       {
         name: 'help-desk rule',
         setup: async (rid) => {
-          await q(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, 'view')`, [rid, reader.id]);
-          const [g] = await q(
-            `INSERT INTO resource_groups (org_id, name, name_key, kind, no_helpdesk_retrieval) VALUES ($1, 'quick-hd', 'quick-hd', 'static', true) RETURNING id`,
-            [org],
-          );
-          return q('INSERT INTO resource_group_members (group_id, resource_id) VALUES ($1, $2)', [g.id, rid]);
+          await shareToUser(s.dataSource, rid, reader.id, 'view');
+          return newStaticGroupWith(s.dataSource, org, 'quick-hd', rid, { noHelpdesk: true });
         },
         granted: false,
       },
