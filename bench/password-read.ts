@@ -8,7 +8,7 @@ import { hashToken, Keyring, newApiToken, parseKeyMaterial } from '@app/crypto';
 import { helpdeskBlockedSql, resourceVisibleSql, underAccessControlSql } from '@app/gate';
 import { createDataSource, runMigrations } from '@app/persistence';
 import { DataSet, seededSets, Target } from './read-data';
-import { benchDatabase, startServer, stopServer } from './support';
+import { benchDatabase, roundsRatio, startServer, stopServer } from './support';
 
 // The password read through the full server (TLS off) beside two minimal node:http + pg
 // programs doing the same read on the same data: three prepared statements (plain) and one
@@ -309,9 +309,7 @@ function print(rounds: Figures[][], sets: DataSet[]): void {
       })
       .filter((v): v is number => v !== undefined);
     if (values.length === 0) return;
-    const sorted = [...values].sort((x, y) => x - y);
-    const median = sorted[Math.floor(sorted.length / 2)];
-    console.log(`ratio ${label}: ${median.toFixed(2)}${values.length > 1 ? ` (median; rounds ${values.map((v) => v.toFixed(2)).join(', ')})` : ''}`);
+    console.log(`ratio ${label}: ${roundsRatio(values)}`);
   };
   ratio('full/one-statement', ['full server'], ['one']);
   ratio('full/plain', ['full server'], ['plain']);

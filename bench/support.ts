@@ -81,3 +81,14 @@ function processTicks(pid: number): number {
     return 0; // exited
   }
 }
+
+/** The middle value (the upper one of an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** A ratio measured in one or more rounds (BENCH_ROUNDS): its median, and each round's value when there are several. */
+export function roundsRatio(values: number[]): string {
+  return `${median(values).toFixed(2)}${values.length > 1 ? ` (median; rounds ${values.map((v) => v.toFixed(2)).join(', ')})` : ''}`;
+}

@@ -3,7 +3,7 @@ import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { readSeed, SeedInfo } from './seed-data';
-import { cpuMs, cpuTicks, startServer, stopServer } from './support';
+import { cpuMs, cpuTicks, roundsRatio, startServer, stopServer } from './support';
 
 // Resource creation and password change on the seeded data (npm run bench -- seed): the full
 // server beside a minimal node:http + pg program doing the same insert/update plus audit row.
@@ -71,8 +71,7 @@ export async function main(): Promise<Figure[]> {
       const [plain, full] = figures.filter((f) => f.operation === (ROUNDS > 1 ? `${operation} #${round}` : operation));
       ratios.push(full.rps / plain.rps);
     }
-    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
-    console.log(`${operation}: full/plain ${median.toFixed(2)}${ROUNDS > 1 ? ` (median; rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})` : ''}`);
+    console.log(`${operation}: full/plain ${roundsRatio(ratios)}`);
   }
   return figures;
 }
