@@ -4,9 +4,13 @@ import { Actor } from '@app/audit';
 export const ACCESS_LEVELS = ['view', 'modify', 'fullaccess'] as const;
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 
-/** A share row `g` made to user `uid` or to a user group the user belongs to. */
-function toCallerSql(uid: string): string {
-  return `(g.user_id = ${uid} OR g.user_group_id = ANY (ARRAY(SELECT ugm.group_id FROM user_group_members ugm WHERE ugm.user_id = ${uid})))`;
+/**
+ * A share row `g` made to user `uid` or to a user group the user belongs to. The user's groups
+ * are users.user_group_ids (kept from user_group_members by a trigger, migration
+ * CallerGateColumns), or `groups`, that column as already read by the statement.
+ */
+function toCallerSql(uid: string, groups = `(SELECT gu.user_group_ids FROM users gu WHERE gu.id = ${uid})::int[]`): string {
+  return `(g.user_id = ${uid} OR g.user_group_id = ANY (${groups}))`;
 }
 
 /**
@@ -18,15 +22,15 @@ function toCallerSql(uid: string): string {
  * resources then costs two index probes per resource, not a scan of every group share per
  * resource (a plain IN became a semi-join repeated per resource).
  */
-function grantedSql(r: string, uid: string, typeFilter: string, accountFilter: string): string {
-  return `${sharedToCallerSql(r, uid, typeFilter, accountFilter)}
+function grantedSql(r: string, uid: string, typeFilter: string, accountFilter: string, groups?: string): string {
+  return `${sharedToCallerSql(r, uid, typeFilter, accountFilter, groups)}
     OR EXISTS (SELECT 1 FROM resource_group_membership m WHERE m.resource_id = ${r}.id AND m.group_id = ANY (ARRAY(
-      SELECT g.resource_group_id FROM shares g WHERE g.resource_group_id IS NOT NULL AND ${toCallerSql(uid)}${typeFilter})))`;
+      SELECT g.resource_group_id FROM shares g WHERE g.resource_group_id IS NOT NULL AND ${toCallerSql(uid, groups)}${typeFilter})))`;
 }
 
 /** A share of resource `r` (or of one of its accounts) to user `uid` or one of their user groups. */
-function sharedToCallerSql(r: string, uid: string, typeFilter: string, accountFilter: string): string {
-  return `EXISTS (SELECT 1 FROM shares g WHERE g.resource_id = ${r}.id AND ${toCallerSql(uid)}${typeFilter}${accountFilter})`;
+function sharedToCallerSql(r: string, uid: string, typeFilter: string, accountFilter: string, groups?: string): string {
+  return `EXISTS (SELECT 1 FROM shares g WHERE g.resource_id = ${r}.id AND ${toCallerSql(uid, groups)}${typeFilter}${accountFilter})`;
 }
 
 /**
@@ -47,17 +51,17 @@ export function helpdeskBlockedSql(r: string): string {
  * for a share level (modify, fullaccess) instead of mere visibility; without `account`
  * it then means a level on the resource itself (a resource-level share). 'view' is
  * mere visibility. `wholeResource` asks whether every account is visible (no account-level
- * share counts).
+ * share counts). `groups` is the caller's users.user_group_ids when the statement has read it.
  */
 export function resourceVisibleSql(
   r: string,
   org: string,
   uid: string,
   superAdmin: string,
-  options: { account?: string; atLeast?: AccessLevel; wholeResource?: boolean } = {},
+  options: VisibilityOptions = {},
 ): string {
   const { typeFilter, accountFilter } = shareFilters(options);
-  return `(${r}.org_id = ${org} AND (${superAdmin} OR ${r}.owner_id = ${uid} OR ${grantedSql(r, uid, typeFilter, accountFilter)}))`;
+  return `(${r}.org_id = ${org} AND (${superAdmin} OR ${r}.owner_id = ${uid} OR ${grantedSql(r, uid, typeFilter, accountFilter, options.groups)}))`;
 }
 
 /**
@@ -66,13 +70,20 @@ export function resourceVisibleSql(
  * resourceVisibleSql with the same options, never the reverse: a quick test whose "no" is
  * not an answer.
  */
-export function visibleWithoutResourceGroupsSql(r: string, org: string, uid: string, superAdmin: string, options: { account: string }): string {
+export function visibleWithoutResourceGroupsSql(r: string, org: string, uid: string, superAdmin: string, options: VisibilityOptions & { account: string }): string {
   const { typeFilter, accountFilter } = shareFilters(options);
-  return `(${r}.org_id = ${org} AND (${superAdmin} OR ${r}.owner_id = ${uid} OR ${sharedToCallerSql(r, uid, typeFilter, accountFilter)}))`;
+  return `(${r}.org_id = ${org} AND (${superAdmin} OR ${r}.owner_id = ${uid} OR ${sharedToCallerSql(r, uid, typeFilter, accountFilter, options.groups)}))`;
+}
+
+export interface VisibilityOptions {
+  account?: string;
+  atLeast?: AccessLevel;
+  wholeResource?: boolean;
+  groups?: string;
 }
 
 /** The share conditions resourceVisibleSql's options ask for, over share alias `g`. */
-function shareFilters(options: { account?: string; atLeast?: AccessLevel; wholeResource?: boolean }): { typeFilter: string; accountFilter: string } {
+function shareFilters(options: VisibilityOptions): { typeFilter: string; accountFilter: string } {
   const levels = ACCESS_LEVELS.slice(ACCESS_LEVELS.indexOf(options.atLeast ?? 'view'));
   const typeFilter = levels.length === ACCESS_LEVELS.length ? '' : ` AND g.access_type IN (${levels.map((l) => `'${l}'`).join(', ')})`;
   // Acting on the resource itself (atLeast without an account) needs a resource-level share.

@@ -18,9 +18,9 @@ const SLOTS = { rid: '$3', aid: '$4', ip: '$5', client: '$6', reason: '$7', tick
 // (resource-group shares, access control, every refusal) goes to the gate's full
 // decision, which audits its own answer.
 const READ_AS_CALLER = `
-WITH who AS (SELECT ${CALLER_COLUMNS} FROM ${CALLER_FROM} WHERE t.token_hash = $1),
+WITH who AS (SELECT ${CALLER_COLUMNS}, o.reason_required, o.ticketing_enabled, u.user_group_ids FROM ${CALLER_FROM} WHERE t.token_hash = $1),
 caller AS (SELECT * FROM who WHERE NOT locked AND NOT expired AND allowed_hosts = '' AND role = ANY($2::text[])),
-${decisionCtes(READ, SLOTS, undefined, { quick: true })},
+${decisionCtes(READ, SLOTS, undefined, { quick: true, callerColumns: true })},
 ${decisionAuditCte(READ, SLOTS, "''", { grantsOnly: true })}
 SELECT w.id, w.org_id, w.org_name, w.username, w.role, w.is_super_admin, w.locked, w.allowed_hosts, w.expired,
   EXISTS (SELECT 1 FROM caller) AS fast, (v.id IS NOT NULL AND v.refusal IS NULL) AS granted,
