@@ -201,7 +201,8 @@ async function seed(ds: DataSource, masterKey: string): Promise<Target[]> {
        UNION SELECT s.user_id, s.resource_id, a.id FROM shares s JOIN accounts a ON a.resource_id = s.resource_id
          AND (s.account_id IS NULL OR s.account_id = a.id) WHERE s.user_id IS NOT NULL
      ) p JOIN users u ON u.id = p.uid
-     WHERE NOT ${underAccessControlSql('p.aid', 'p.rid')} AND NOT (u.role = 'Password User' AND EXISTS (SELECT 1 FROM resources hr WHERE hr.id = p.rid AND ${helpdeskBlockedSql('hr')}))
+     JOIN accounts ba ON ba.id = p.aid JOIN resources br ON br.id = p.rid
+     WHERE NOT ${underAccessControlSql('ba', 'br')} AND NOT (u.role = 'Password User' AND EXISTS (SELECT 1 FROM resources hr WHERE hr.id = p.rid AND ${helpdeskBlockedSql('hr')}))
      ORDER BY md5(p.uid || ':' || p.aid) LIMIT 950`,
   );
   const refused: { uid: number; rid: number; aid: number }[] = await ds.query(

@@ -17,9 +17,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   snapshot and could drop one). (group_id, user_id) is the key of user_group_members, so
  *   an id is in the array at most once.
  * - TRUNCATE of either source table resets the copies (row triggers do not fire on it).
- * - A plain index on access_controls (resource_id): the "under access control" probe (resource
- *   or account level) is one index scan instead of a BitmapOr over the two partial unique
- *   indexes.
+ * - A plain index on access_controls (resource_id): the look-up of the access control that
+ *   applies to an account (its own row or its resource's) is one index scan instead of a
+ *   BitmapOr over the two partial unique indexes.
  *
  * The copies are written only by these triggers; test/gate/caller-gate-columns.e2e-spec.ts
  * checks them against their sources after random changes, including concurrent ones.

@@ -39,7 +39,7 @@ export function decisionCtes(rule: AccountUseRule, p: GateSlots, locate?: string
     ? visibleWithoutResourceGroupsSql('r', 'c.org_id', 'c.id', 'c.is_super_admin', { account: 'a', groups })
     : resourceVisibleSql('r', 'c.org_id', 'c.id', 'c.is_super_admin', { account: 'a', groups });
   // Under access control the quick decision does not look at requests and check-outs.
-  const accessRefusal = options.quick ? `CASE WHEN ${underAccessControlSql('a.id', 'r.id')} THEN 'UNDECIDED' END` : accessRefusalSql('a.id', 'r.id', 'c.id');
+  const accessRefusal = options.quick ? `CASE WHEN ${underAccessControlSql('a', 'r')} THEN 'UNDECIDED' END` : accessRefusalSql('a', 'r', 'c.id');
   const level =
     rule.need === 'view'
       ? 'true'

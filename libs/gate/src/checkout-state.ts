@@ -20,10 +20,14 @@ export function heldFromSql(p: string, uid: string): string {
   return `((${p}.requester_id <> ${uid} AND ${runningCheckoutSql(p)}) OR ${p}.status = 'resetting')`;
 }
 
-/** Whether an access control applies to account `accountId` of resource `resourceId`. */
-export function underAccessControlSql(accountId: string, resourceId: string): string {
-  return `EXISTS (SELECT 1 FROM access_controls x WHERE x.resource_id = ${resourceId}
-    AND (x.account_id = ${accountId} OR x.account_id IS NULL))`;
+/**
+ * Whether an access control applies to account `a` of resource `r` (row aliases): one for the
+ * account, or one for the whole resource. Counted on those rows by the access_controls
+ * triggers (migration AccessControlRows), so a statement that has read them opens no
+ * other table.
+ */
+export function underAccessControlSql(a: string, r: string): string {
+  return `(${a}.access_control_rows > 0 OR ${r}.access_control_rows > 0)`;
 }
 
 /** Refusals of a secret under access control, with what clients are shown. */
@@ -43,9 +47,10 @@ export const ACCESS_REFUSALS = {
  * takes the caller's own running check-out; without one it is 'IN_USE' while someone else
  * holds the account exclusively, else 'CHECKOUT' (request it first).
  */
-export function accessRefusalSql(accountId: string, resourceId: string, uid: string): string {
+export function accessRefusalSql(a: string, r: string, uid: string): string {
+  const accountId = `${a}.id`;
   return `CASE
-    WHEN NOT ${underAccessControlSql(accountId, resourceId)} THEN NULL
+    WHEN NOT ${underAccessControlSql(a, r)} THEN NULL
     WHEN EXISTS (SELECT 1 FROM password_requests p WHERE p.account_id = ${accountId} AND p.requester_id = ${uid}
                  AND ${runningCheckoutSql('p')}) THEN NULL
     WHEN EXISTS (SELECT 1 FROM password_requests p WHERE p.account_id = ${accountId}
