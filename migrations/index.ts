@@ -15,6 +15,7 @@ import { AuditIdDefaultExpression1795340000000 } from './1795340000000-AuditIdDe
 import { AuditWithoutCreatedAtIndex1795350000000 } from './1795350000000-AuditWithoutCreatedAtIndex';
 import { CallerGateColumns1795360000000 } from './1795360000000-CallerGateColumns';
 import { AccessControlRows1795370000000 } from './1795370000000-AccessControlRows';
+import { NoHelpdeskGroupIds1795380000000 } from './1795380000000-NoHelpdeskGroupIds';
 
 // Every migration, in order. New migrations are appended here.
-export const MIGRATIONS: Function[] = [Initial1795241742557, PasswordWorkflow1795242200000, AuditChainAndGroups1795242213434, UnmanagedCertImports1795242532810, CertificateAuthorityCrl1795242874224, OcspAndExpiryNotices1795243100000, AuthoritiesPerOrganisation1795243600000, AcmeServer1795300000000, GroupFunctionsPlpgsql1795300100000, SshHostKeys1795300500000, AuditSealsAndCounts1795310000000, ResourceGroupMembership1795320000000, PasswordHistoryRecent1795330000000, AuditIdDefaultExpression1795340000000, AuditWithoutCreatedAtIndex1795350000000, CallerGateColumns1795360000000, AccessControlRows1795370000000];
+export const MIGRATIONS: Function[] = [Initial1795241742557, PasswordWorkflow1795242200000, AuditChainAndGroups1795242213434, UnmanagedCertImports1795242532810, CertificateAuthorityCrl1795242874224, OcspAndExpiryNotices1795243100000, AuthoritiesPerOrganisation1795243600000, AcmeServer1795300000000, GroupFunctionsPlpgsql1795300100000, SshHostKeys1795300500000, AuditSealsAndCounts1795310000000, ResourceGroupMembership1795320000000, PasswordHistoryRecent1795330000000, AuditIdDefaultExpression1795340000000, AuditWithoutCreatedAtIndex1795350000000, CallerGateColumns1795360000000, AccessControlRows1795370000000, NoHelpdeskGroupIds1795380000000];

@@ -28,8 +28,9 @@ export interface GateSlots {
  * size: executor start-up of the full plan cost more than running it.
  *
  * `callerColumns`: the caller CTE also carries the organisation's gate settings
- * (reason_required, ticketing_enabled) and the user's user_group_ids, as read with the
- * token, so the decision opens neither organizations nor users again.
+ * (reason_required, ticketing_enabled) and no_helpdesk_group_ids, and the user's
+ * user_group_ids, as read with the token, so the decision opens neither organizations nor
+ * users again.
  */
 export function decisionCtes(rule: AccountUseRule, p: GateSlots, locate?: string, options: { quick?: boolean; callerColumns?: boolean } = {}): string {
   if (options.quick && rule.need !== 'view') throw new Error('A quick decision is only made for uses that need mere visibility');
@@ -50,7 +51,7 @@ export function decisionCtes(rule: AccountUseRule, p: GateSlots, locate?: string
   SELECT a.id, a.name, a.password, a.password_policy, r.id AS rid, r.name AS rname, r.org_id, c.id AS uid, c.username,
          ${level} AS level_ok,
          ${accessRefusal} AS access_refusal,
-         (c.role = 'Password User' AND ${helpdeskBlockedSql('r')}) AS helpdesk_blocked,
+         (c.role = 'Password User' AND ${helpdeskBlockedSql('r', options.callerColumns ? 'c.no_helpdesk_group_ids' : undefined)}) AS helpdesk_blocked,
          ${locate ?? 'NULL::bigint'} AS locator,
          ${setting('reason_required')} AS reason_required, ${setting('ticketing_enabled')} AS ticketing_enabled
   FROM caller c CROSS JOIN accounts a JOIN resources r ON r.id = a.resource_id

@@ -35,11 +35,12 @@ function sharedToCallerSql(r: string, uid: string, typeFilter: string, accountFi
 
 /**
  * NoHelpDeskRetrieval (op 50): resource `r` belongs to a group whose passwords help-desk
- * users ("Password User") may not retrieve.
+ * users ("Password User") may not retrieve. Those groups' ids are kept on the organisation's
+ * row by a trigger (organizations.no_helpdesk_group_ids, migration NoHelpdeskGroupIds);
+ * `groups` is that column when the statement has read it.
  */
-export function helpdeskBlockedSql(r: string): string {
-  return `EXISTS (SELECT 1 FROM resource_group_membership m JOIN resource_groups g ON g.id = m.group_id
-    WHERE m.resource_id = ${r}.id AND g.no_helpdesk_retrieval)`;
+export function helpdeskBlockedSql(r: string, groups = `(SELECT ho.no_helpdesk_group_ids FROM organizations ho WHERE ho.id = ${r}.org_id)::int[]`): string {
+  return `EXISTS (SELECT 1 FROM resource_group_membership m WHERE m.resource_id = ${r}.id AND m.group_id = ANY (${groups}))`;
 }
 
 /**

@@ -18,7 +18,7 @@ const SLOTS = { rid: '$3', aid: '$4', ip: '$5', client: '$6', reason: '$7', tick
 // (resource-group shares, access control, every refusal) goes to the gate's full
 // decision, which audits its own answer.
 const READ_AS_CALLER = `
-WITH who AS (SELECT ${CALLER_COLUMNS}, o.reason_required, o.ticketing_enabled, u.user_group_ids FROM ${CALLER_FROM} WHERE t.token_hash = $1),
+WITH who AS (SELECT ${CALLER_COLUMNS}, o.reason_required, o.ticketing_enabled, o.no_helpdesk_group_ids, u.user_group_ids FROM ${CALLER_FROM} WHERE t.token_hash = $1),
 caller AS (SELECT * FROM who WHERE NOT locked AND NOT expired AND allowed_hosts = '' AND role = ANY($2::text[])),
 ${decisionCtes(READ, SLOTS, undefined, { quick: true, callerColumns: true })},
 ${decisionAuditCte(READ, SLOTS, "''", { grantsOnly: true })}
