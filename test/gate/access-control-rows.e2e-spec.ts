@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createResource } from '../support/factories';
 import { createUserWithToken, startTestServices, TestServices } from '../support/app';
 import { inputData } from '../support/http';
+import { commitWhenDone, seededRandom, untilBlockedOrDone } from '../support/races';
 
 // The gate asks "under access control?" of accounts.access_control_rows and
 // resources.access_control_rows (migration AccessControlRows). A count that fell to zero
@@ -33,11 +34,7 @@ describe('access control counts follow access_controls', () => {
   }
 
   it('after 150 seeded-random changes through the access-control API and SQL', async () => {
-    let seed = 7;
-    const random = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
+    const random = seededRandom(7).below;
     const targets = async (): Promise<{ rid: number; aid: number }[]> =>
       q(`SELECT a.resource_id AS rid, a.id AS aid FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE r.name LIKE 'acr-%'`);
     for (let i = 0; i < 4; i++) {
@@ -94,13 +91,9 @@ describe('access control counts follow access_controls', () => {
       await one.query('DELETE FROM access_controls WHERE resource_id = $1 AND account_id = $2', [r.resourceId, r.accountId]);
       const added = two.query('INSERT INTO access_controls (resource_id, account_id) VALUES ($1, $2)', [r.resourceId, r.accountId]);
       const whole = three.query('INSERT INTO access_controls (resource_id, account_id) VALUES ($1, NULL)', [r.resourceId]);
-      await new Promise((done) => setTimeout(done, 200));
+      await Promise.all([untilBlockedOrDone(s.dataSource, added, two), untilBlockedOrDone(s.dataSource, whole, three)]);
       await one.query('COMMIT');
-      const settle = async (c: Client, statement: Promise<unknown>) => {
-        await statement;
-        await c.query('COMMIT');
-      };
-      await Promise.all([settle(two, added), settle(three, whole)]);
+      await Promise.all([commitWhenDone(two, added), commitWhenDone(three, whole)]);
       expect(await miscounted()).toEqual([]);
       expect(await q('SELECT access_control_rows FROM accounts WHERE id = $1', [r.accountId])).toEqual([{ access_control_rows: 1 }]);
       expect((await read()).result.status).toBe('Failed');

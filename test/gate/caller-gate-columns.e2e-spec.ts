@@ -5,6 +5,7 @@ import { findSetting, writeSetting } from '../../apps/vault/src/settings/setting
 import { createUserWithToken, startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { inputData } from '../support/http';
+import { commitWhenDone, seededRandom, untilBlockedOrDone } from '../support/races';
 
 // The gate reads the caller's user groups from users.user_group_ids, and the two gate
 // settings and the groups under the help-desk rule from the organisation's row (migrations
@@ -37,11 +38,7 @@ describe('caller gate columns: users.user_group_ids and the organisation\'s sett
   }
 
   it('after 150 seeded-random changes through SQL, the user API and the settings writer', async () => {
-    let seed = 14;
-    const random = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return Math.floor(seed / 2 ** 16) % n; // the high bits: the low ones of this generator cycle fast
-    };
+    const random = seededRandom(14).below;
     const users: { id: number; name: string }[] = [];
     for (let i = 0; i < 5; i++) users.push({ ...(await createUserWithToken(s, `cols-user-${i}`)), name: `cols-user-${i}` });
     const groupIds = async (): Promise<number[]> => (await q('SELECT id FROM user_groups WHERE org_id = $1', [orgId])).map((g: { id: number }) => g.id);
@@ -120,27 +117,21 @@ describe('caller gate columns: users.user_group_ids and the organisation\'s sett
       ['race-a', 'race-b', 'race-c'].map(async (n) => (await q('INSERT INTO user_groups (org_id, name, name_key) VALUES ($1, $2, $2) RETURNING id', [orgId, n]))[0].id),
     );
     await q('INSERT INTO user_group_members (group_id, user_id) VALUES ($1, $2)', [g3, user.id]);
-    const one = new Client({ connectionString: s.databaseUrl });
-    const two = new Client({ connectionString: s.databaseUrl });
-    await Promise.all([one.connect(), two.connect()]);
+    const clients = [0, 1, 2].map(() => new Client({ connectionString: s.databaseUrl }));
+    await Promise.all(clients.map((c) => c.connect()));
+    const [one, two, three] = clients;
+    const blocked = (statement: Promise<unknown>, client: Client) => untilBlockedOrDone(s.dataSource, statement, client);
     try {
       // Two additions and a removal of the same user's memberships, in three transactions
       // that overlap: the later ones wait on the user's row and then apply to the newest version.
-      const three = new Client({ connectionString: s.databaseUrl });
-      await three.connect();
-      await Promise.all([one.query('BEGIN'), two.query('BEGIN'), three.query('BEGIN')]);
+      await Promise.all(clients.map((c) => c.query('BEGIN')));
       await one.query('INSERT INTO user_group_members (group_id, user_id) VALUES ($1, $2)', [g1, user.id]);
       const second = two.query('INSERT INTO user_group_members (group_id, user_id) VALUES ($1, $2)', [g2, user.id]);
       const third = three.query('DELETE FROM user_group_members WHERE group_id = $1 AND user_id = $2', [g3, user.id]);
-      await new Promise((r) => setTimeout(r, 200));
+      await Promise.all([blocked(second, two), blocked(third, three)]);
       await one.query('COMMIT');
       // Whichever of the two waiting transactions gets the row first commits first.
-      const settle = async (c: Client, statement: Promise<unknown>) => {
-        await statement;
-        await c.query('COMMIT');
-      };
-      await Promise.all([settle(two, second), settle(three, third)]);
-      await three.end();
+      await Promise.all([commitWhenDone(two, second), commitWhenDone(three, third)]);
       const [row] = await q('SELECT ARRAY(SELECT x FROM unnest(user_group_ids) x ORDER BY x) AS ids FROM users WHERE id = $1', [user.id]);
       expect(row.ids).toEqual([g1, g2].sort((a, b) => a - b));
 
@@ -148,7 +139,7 @@ describe('caller gate columns: users.user_group_ids and the organisation\'s sett
       await Promise.all([one.query('BEGIN'), two.query('BEGIN')]);
       await one.query(`INSERT INTO settings (org_id, key, value) VALUES ($1, 'reason_required', 'true') ON CONFLICT (org_id, key) DO UPDATE SET value = 'true'`, [orgId]);
       const other = two.query(`INSERT INTO settings (org_id, key, value) VALUES ($1, 'ticketing_enabled', 'true') ON CONFLICT (org_id, key) DO UPDATE SET value = 'true'`, [orgId]);
-      await new Promise((r) => setTimeout(r, 200));
+      await blocked(other, two);
       await one.query('COMMIT');
       await other;
       await two.query('COMMIT');
@@ -162,18 +153,19 @@ describe('caller gate columns: users.user_group_ids and the organisation\'s sett
       await Promise.all([one.query('BEGIN'), two.query('BEGIN')]);
       await one.query('UPDATE resource_groups SET no_helpdesk_retrieval = true WHERE id = $1', [marks[0]]);
       const marking = two.query('UPDATE resource_groups SET no_helpdesk_retrieval = true WHERE id = $1', [marks[1]]);
-      const created = q(`INSERT INTO resource_groups (org_id, name, name_key, kind, no_helpdesk_retrieval) VALUES ($1, 'race-rg-c', 'race-rg-c', 'static', true) RETURNING id`, [orgId]);
-      await new Promise((r) => setTimeout(r, 200));
+      const created = three.query(`INSERT INTO resource_groups (org_id, name, name_key, kind, no_helpdesk_retrieval) VALUES ($1, 'race-rg-c', 'race-rg-c', 'static', true) RETURNING id`, [orgId]);
+      await Promise.all([blocked(marking, two), blocked(created, three)]);
       await one.query('COMMIT');
-      await marking;
-      await two.query('COMMIT');
-      const [{ id: markedAtBirth }] = await created;
+      await commitWhenDone(two, marking);
+      const {
+        rows: [{ id: markedAtBirth }],
+      } = await created;
       const [org] = await q('SELECT ARRAY(SELECT x FROM unnest(no_helpdesk_group_ids) x ORDER BY x) AS ids FROM organizations WHERE id = $1', [orgId]);
       expect(org.ids).toEqual(expect.arrayContaining([marks[0], marks[1], markedAtBirth]));
       expect(await stale()).toEqual([]);
     } finally {
       await q(`DELETE FROM settings WHERE org_id = $1`, [orgId]);
-      await Promise.all([one.end(), two.end()]);
+      await Promise.all(clients.map((c) => c.end()));
     }
   });
 

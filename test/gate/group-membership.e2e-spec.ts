@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { createResource } from '../support/factories';
 import { startTestServices, TestServices } from '../support/app';
 import { Json } from '../support/http';
+import { seededRandom, untilBlockedOrDone } from '../support/races';
 import { vaultClient, VaultClient } from '../vault/vault-client';
 
 // resource_group_membership is kept by triggers; resource_in_group_live is the definition it
@@ -12,18 +13,6 @@ import { vaultClient, VaultClient } from '../vault/vault-client';
 const FIELDS = ['RESOURCENAME', 'RESOURCETYPE', 'DNSNAME', 'DEPARTMENT', 'LOCATION', 'RESOURCEDESCRIPTION', 'RESOURCEURL', 'LOGINNAME', 'ACCOUNTNAME'];
 const OPERATORS = ['CONTAINS', 'NOT CONTAINS', 'EQUALS', 'NOT EQUALS', 'STARTS WITH', 'ENDS WITH'];
 const WORDS = ['alpha', 'beta', 'gamma', 'web', 'db'];
-
-/** A small deterministic generator (mulberry32): the same steps on every run. */
-function random(seed: number) {
-  let a = seed;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(xs: T[]): T => xs[Math.floor(next() * xs.length)] };
-}
 
 describe('resource-group membership kept by triggers', () => {
   let s: TestServices;
@@ -44,7 +33,7 @@ describe('resource-group membership kept by triggers', () => {
        EXCEPT SELECT resource_id, group_id, 'only live' FROM resource_group_membership)`);
 
   it('equals the live definition after each of 120 random changes, through HTTP and SQL', async () => {
-    const rnd = random(20261123);
+    const rnd = seededRandom(20261123);
     const resources: number[] = [];
     const groups: { id: number; static: boolean }[] = [];
     const word = () => rnd.pick(WORDS) + (rnd.next() < 0.5 ? '' : '-' + rnd.pick(WORDS));
@@ -154,21 +143,7 @@ describe('resource-group membership kept by triggers', () => {
     };
     const member = async (rid: number, gid: number) =>
       (await s.dataSource.query('SELECT 1 FROM resource_group_membership WHERE resource_id = $1 AND group_id = $2', [rid, gid])).length === 1;
-    /**
-     * Lets the second writer get as far as it can: until it waits on a lock (the membership
-     * lock) or finishes. The first writer commits only then, so the outcome never depends on
-     * which connection PostgreSQL happens to serve first.
-     */
-    const settle = async (waiting: Promise<unknown>, client: Client) => {
-      const pid = (client as unknown as { processID: number }).processID;
-      let done = false;
-      void waiting.then(() => (done = true), () => (done = true));
-      for (let i = 0; i < 200 && !done; i++) {
-        const [row] = await s.dataSource.query('SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1', [pid]);
-        if (row?.wait_event_type === 'Lock') return;
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    };
+    const settle = (waiting: Promise<unknown>, client: Client) => untilBlockedOrDone(s.dataSource, waiting, client);
     const toAfter = JSON.stringify([{ field: 'DEPARTMENT', operator: 'EQUALS', value: 'after' }]);
     const toSvc = JSON.stringify([{ field: 'ACCOUNTNAME', operator: 'EQUALS', value: 'late' }]);
 
