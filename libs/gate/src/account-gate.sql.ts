@@ -3,6 +3,13 @@ import { accessRefusalSql, underAccessControlSql } from './checkout-state';
 import { GateSetting, settingSql } from './settings-sql';
 import { helpdeskBlockedSql, resourceVisibleSql, visibleWithoutResourceGroupsSql } from './visibility';
 
+/**
+ * What a decision with `callerColumns` takes from its caller CTE: the organisation's gate
+ * settings and help-desk groups, and the user's groups (copies kept by triggers, see
+ * migrations CallerGateColumns and NoHelpdeskGroupIds), over CALLER_FROM's aliases o and u.
+ */
+export const CALLER_GATE_COLUMNS = 'o.reason_required, o.ticketing_enabled, o.no_helpdesk_group_ids, u.user_group_ids';
+
 /** Parameter positions of a gate statement; callers place the caller CTE's own before them. */
 export interface GateSlots {
   rid: string;
@@ -27,10 +34,8 @@ export interface GateSlots {
  * asks the full decision instead (which audits). The read's plan is then about half the
  * size: executor start-up of the full plan cost more than running it.
  *
- * `callerColumns`: the caller CTE also carries the organisation's gate settings
- * (reason_required, ticketing_enabled) and no_helpdesk_group_ids, and the user's
- * user_group_ids, as read with the token, so the decision opens neither organizations nor
- * users again.
+ * `callerColumns`: the caller CTE also carries CALLER_GATE_COLUMNS, as read with the token,
+ * so the decision opens neither organizations nor users again.
  */
 export function decisionCtes(rule: AccountUseRule, p: GateSlots, locate?: string, options: { quick?: boolean; callerColumns?: boolean } = {}): string {
   if (options.quick && rule.need !== 'view') throw new Error('A quick decision is only made for uses that need mere visibility');

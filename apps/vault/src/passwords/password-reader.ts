@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Actor } from '@app/audit';
 import { actorOf, AuthedRequest, Authenticator, CALLER_COLUMNS, CALLER_FROM, CallerRow, Permission, ROLE_PERMISSIONS } from '@app/auth';
 import { hashToken } from '@app/crypto';
-import { ACCOUNT_USE_RULES, AccountSecretGate, decisionAuditCte, decisionCtes } from '@app/gate';
+import { ACCOUNT_USE_RULES, AccountSecretGate, CALLER_GATE_COLUMNS, decisionAuditCte, decisionCtes } from '@app/gate';
 import { AppError, clientIp, ErrorCode, extractToken, reply, Reply } from '@app/http';
 import { pgPool, preparedArrays } from '@app/persistence';
 
@@ -18,7 +18,7 @@ const SLOTS = { rid: '$3', aid: '$4', ip: '$5', client: '$6', reason: '$7', tick
 // (resource-group shares, access control, every refusal) goes to the gate's full
 // decision, which audits its own answer.
 const READ_AS_CALLER = `
-WITH who AS (SELECT ${CALLER_COLUMNS}, o.reason_required, o.ticketing_enabled, o.no_helpdesk_group_ids, u.user_group_ids FROM ${CALLER_FROM} WHERE t.token_hash = $1),
+WITH who AS (SELECT ${CALLER_COLUMNS}, ${CALLER_GATE_COLUMNS} FROM ${CALLER_FROM} WHERE t.token_hash = $1),
 caller AS (SELECT * FROM who WHERE NOT locked AND NOT expired AND allowed_hosts = '' AND role = ANY($2::text[])),
 ${decisionCtes(READ, SLOTS, undefined, { quick: true, callerColumns: true })},
 ${decisionAuditCte(READ, SLOTS, "''", { grantsOnly: true })}
