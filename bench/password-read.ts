@@ -96,9 +96,7 @@ async function measure(set: DataSet, suffix: string): Promise<Figures[]> {
   try {
     const programs = PROGRAMS.filter(([n, s]) => (!ONLY || ONLY.some((o) => s.startsWith(o) || n === o)) && (!set.fullOnly || s === 'full-server.js'));
     for (const [name, script] of programs) {
-      // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each program (written when it stops).
-      const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-      const { port, child } = await startServer(script, env, profile);
+      const { port, child } = await startServer(script, env);
       try {
         const base = `http://127.0.0.1:${port}`;
         await load(base, set.targets, 2); // warm-up: JIT, prepared statements, pool

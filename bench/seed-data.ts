@@ -116,16 +116,19 @@ export async function seedDirectory(ds: DataSource, keyring: Keyring): Promise<O
     const rids: number[] = [];
     const anames: string[] = [];
     const blobs: Buffer[] = [];
+    const fingerprints: Buffer[] = [];
     for (const r of slice) {
       for (const name of accountNames.slice(0, SIZES.accountsPerResource)) {
         rids.push(r.id);
         anames.push(name);
         blobs.push(keyring.seal(`Seeded-${r.id}-${name}-Pw!`, 'accounts.password'));
+        fingerprints.push(keyring.fingerprint(`Seeded-${r.id}-${name}-Pw!`, 'accounts.password'));
       }
     }
     await ds.query(
-      `INSERT INTO accounts (resource_id, name, name_key, password) SELECT r, n, n, p FROM unnest($1::int[], $2::text[], $3::bytea[]) AS v(r, n, p)`,
-      [rids, anames, blobs],
+      `INSERT INTO accounts (resource_id, name, name_key, password, password_fingerprint)
+       SELECT r, n, n, p, f FROM unnest($1::int[], $2::text[], $3::bytea[], $4::bytea[]) AS v(r, n, p, f)`,
+      [rids, anames, blobs, fingerprints],
     );
   }
   const accounts: { id: number; resource_id: number }[] = await ds.query(

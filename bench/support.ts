@@ -39,7 +39,9 @@ export async function benchDatabase(): Promise<BenchDatabase> {
 }
 
 /** Starts a server script (compiled, in dist/bench/servers) and waits for "listening <port>". */
-export function startServer(script: string, env: Record<string, string>, execArgv: string[] = []): Promise<{ port: number; child: ChildProcess }> {
+/** Starts a program of bench/servers; BENCH_CPU_PROF=<dir> writes a V8 CPU profile of it there when it stops. */
+export function startServer(script: string, env: Record<string, string>): Promise<{ port: number; child: ChildProcess }> {
+  const execArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   return new Promise((resolve, reject) => {
     const child = fork(join(__dirname, 'servers', script), [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     child.stdout!.on('data', (chunk: Buffer) => {

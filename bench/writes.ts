@@ -12,6 +12,8 @@ import { cpuMs, cpuTicks, roundsRatio, startServer, stopServer } from './support
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+/** BENCH_WRITES=create or =change runs that operation alone (default both). */
+const ONLY = process.env.BENCH_WRITES;
 
 interface Figure {
   operation: string;
@@ -38,6 +40,7 @@ export async function main(): Promise<Figure[]> {
       ['create resource', (script: string) => creations(`${run}-${round}-${script.slice(0, 5)}`)],
       ['change password', (script: string) => changes(seed, `${run}-${round}-${script.slice(0, 5)}`)],
     ] as const) {
+      if (ONLY && !operation.startsWith(ONLY)) continue;
       for (const [program, script] of [
         ['plain node:http + pg', 'plain-writer.js'],
         ['full server', 'full-server.js'],
@@ -66,6 +69,7 @@ export async function main(): Promise<Figure[]> {
   }
   console.table(figures);
   for (const operation of ['create resource', 'change password']) {
+    if (ONLY && !operation.startsWith(ONLY)) continue;
     const ratios: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const [plain, full] = figures.filter((f) => f.operation === (ROUNDS > 1 ? `${operation} #${round}` : operation));

@@ -14,7 +14,18 @@ const run = promisify(execFile);
 // master key itself). Every other bytea column is sealed with the context
 // "<table>.<column>", except where SHARED_CONTEXTS says otherwise: a new secret column is
 // therefore checked without a change here.
-const NOT_SEALED = new Set(['api_tokens.token_hash', 'audit.chain_hash', 'audit_seals.hash', 'audit_chain.last_hash', 'audit_checkpoints.chain_hash', 'certificate_authorities.crl_der', 'data_keys.wrapped']);
+const NOT_SEALED = new Set([
+  'api_tokens.token_hash',
+  'audit.chain_hash',
+  'audit_seals.hash',
+  'audit_chain.last_hash',
+  'audit_checkpoints.chain_hash',
+  'certificate_authorities.crl_der',
+  'data_keys.wrapped',
+  // Keyed fingerprints of passwords (HMACs), compared, never opened.
+  'accounts.password_fingerprint',
+  'password_history.fingerprint',
+]);
 const SHARED_CONTEXTS: Record<string, string> = {
   'password_history.password': 'accounts.password',
   'audit_chain.sealed_key': 'audit_chain.key',

@@ -3,6 +3,7 @@ export * from './keyring';
 export * from './master-key';
 export * from './rotate-master-key';
 export * from './secret-box';
+export * from './fingerprint';
 export * from './tokens';
 export * from './password-generator';
 export * from './password-policy';

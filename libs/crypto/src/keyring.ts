@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { fingerprint, fingerprintKey } from './fingerprint';
 import { masterKeyId } from './master-key';
 import { open, seal, sealedKeyVersion, unwrapKey, wrapKey } from './secret-box';
 
@@ -9,6 +10,8 @@ import { open, seal, sealedKeyVersion, unwrapKey, wrapKey } from './secret-box';
  */
 export class Keyring {
   private keys = new Map<number, Buffer>();
+  /** Fingerprint keys of the current data key, by context. */
+  private fingerprintKeys = new Map<string, Buffer>();
   private current = 0;
   readonly masterId: string;
 
@@ -41,12 +44,24 @@ export class Keyring {
       }
       for (const row of rows) this.keys.set(row.version, unwrapKey(this.masterKey, row.wrapped));
       this.current = Math.max(...this.keys.keys());
+      this.fingerprintKeys.clear();
     });
   }
 
   seal(plaintext: string | Buffer, context = ''): Buffer {
     const data = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext;
     return seal(this.keys.get(this.current)!, this.current, data, context);
+  }
+
+  /**
+   * A keyed fingerprint of a secret under the current data key (see fingerprint.ts): what
+   * the password reuse check compares. It names its key version: fingerprints made under
+   * another data key are not comparable, and the check then opens the sealed values.
+   */
+  fingerprint(plaintext: string, context: string): Buffer {
+    let key = this.fingerprintKeys.get(context);
+    if (!key) this.fingerprintKeys.set(context, (key = fingerprintKey(this.keys.get(this.current)!, context)));
+    return fingerprint(key, this.current, Buffer.from(plaintext, 'utf8'));
   }
 
   async open(blob: Buffer, context = ''): Promise<Buffer> {

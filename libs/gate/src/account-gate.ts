@@ -5,7 +5,7 @@ import { Actor, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { AppError } from '@app/http';
 import { pgPool, prepared, preparedIn } from '@app/persistence';
-import { ACTOR_CALLER, ACTOR_SLOTS, decisionAuditCte, decisionCtes } from './account-gate.sql';
+import { ACTOR_CALLER, ACTOR_CALLER_WITH_COLUMNS, ACTOR_SLOTS, decisionAuditCte, decisionCtes } from './account-gate.sql';
 import { GateRefusal, Refusal, refusalError } from './refusals';
 import { FILE_CONTEXT, PASSWORD_CONTEXT } from './secret-contexts';
 import { ACCOUNT_USE_RULES, AccountUse } from './secret-use';
@@ -24,6 +24,8 @@ export interface GrantedAccount {
   id: number;
   name: string;
   password: Buffer;
+  /** Keyring.fingerprint of the password, when known (see migration PasswordFingerprints). */
+  password_fingerprint: Buffer | null;
   password_policy: string;
   resource_id: number;
   resource_name: string;
@@ -79,6 +81,7 @@ interface DecisionRow {
   id: number | null;
   name: string | null;
   password: Buffer | null;
+  password_fingerprint: Buffer | null;
   password_policy: string;
   rid: number;
   rname: string;
@@ -177,12 +180,39 @@ export class AccountSecretGate {
   }
 
   /**
+   * A change decided and made in one autocommitted statement: no BEGIN, lock or COMMIT of
+   * its own. The quick decision (ownership, or a share at the use's level, and no access
+   * control: a grant of the full decision, see decisionCtes) and, when it grants, `write`
+   * over `granted`. The write checks what it needs itself and must update the account only
+   * where its row is still the version decided on (`a.xmin = g.version`): an UPDATE that
+   * waited on a concurrent writer then finds a newer version and changes nothing. `write`
+   * names the rows it changed in a CTE `changed`.
+   *
+   * True when the account was changed (with its audit row, in the same statement). False
+   * when nothing was written, for whatever reason (a refusal, access control, a check of the
+   * write, a concurrent change): nothing was audited either, and the caller takes `change`,
+   * which locks, decides in full, says why and audits.
+   */
+  async changeAtOnce(actor: Actor, access: AccountAccess, write: GrantedWrite): Promise<boolean> {
+    const rule = ACCOUNT_USE_RULES[access.use];
+    const [row] = await prepared<{ changed: number }>(
+      pgPool(this.dataSource),
+      `gate_at_once_${access.use}_${write.key}`,
+      `WITH ${ACTOR_CALLER_WITH_COLUMNS}, ${decisionCtes(rule, ACTOR_SLOTS, undefined, { quick: true, callerColumns: true })},
+       granted AS (SELECT * FROM verdict WHERE refusal IS NULL), ${write.ctes}
+       SELECT (SELECT count(*) FROM changed)::int AS changed`,
+      [...actorParams(actor, access, true), ...write.params],
+    );
+    return row.changed === 1;
+  }
+
+  /**
    * The server's own change (the reset after a check-in): no caller to check, the
    * check-in that triggers it was decided by the workflow. Locks and returns the account.
    */
   async authorizeServerChange(m: EntityManager, accountId: number): Promise<GrantedAccount> {
     const [account] = await m.query(
-      `SELECT a.id, a.name, a.password, a.password_policy, r.id AS resource_id, r.name AS resource_name, r.org_id
+      `SELECT a.id, a.name, a.password, a.password_fingerprint, a.password_policy, r.id AS resource_id, r.name AS resource_name, r.org_id
        FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE a.id = $1 FOR UPDATE OF a`,
       [accountId],
     );
@@ -301,6 +331,7 @@ function granted(row: DecisionRow): GrantedAccount {
     id: row.id!,
     name: row.name!,
     password: row.password!,
+    password_fingerprint: row.password_fingerprint,
     password_policy: row.password_policy,
     resource_id: row.rid,
     resource_name: row.rname,

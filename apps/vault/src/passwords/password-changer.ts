@@ -1,26 +1,54 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Actor, AuditOperation, auditInsertFrom, auditValues } from '@app/audit';
-import { complianceProblems, Keyring, PasswordPolicy, reuseProblems } from '@app/crypto';
+import { BUILTIN_POLICIES, complianceProblems, Keyring, PasswordPolicy, reuseProblems } from '@app/crypto';
 import { AccountSecretGate, GrantedAccount, HISTORY_PREFETCH, PASSWORD_CONTEXT, SqlRunner } from '@app/gate';
 import { AppError } from '@app/http';
 import { preparedIn } from '@app/persistence';
 import { PoliciesService } from '../policies/policies.service';
 
-// The old password to the history, the new one in place, and the audit row.
-const STORE = `WITH kept AS (INSERT INTO password_history (account_id, password, changed_by) VALUES ($1, $2, $3)),
-  changed AS (UPDATE accounts SET password = $4, password_changed_at = now(), updated_at = now() WHERE id = $1)
-  ${auditInsertFrom(5)}`;
+// The old password (and its fingerprint) to the history, the new one in place, and the audit row.
+const STORE = `WITH kept AS (INSERT INTO password_history (account_id, password, fingerprint, changed_by) VALUES ($1, $2, $3, $4)),
+  changed AS (UPDATE accounts SET password = $5, password_fingerprint = $6, password_changed_at = now(), updated_at = now() WHERE id = $1)
+  ${auditInsertFrom(7)}`;
 
-// The same writes as STORE, made by the gate's statement over its `granted` row: $2 and $4
-// are the caller's id and name, $8 and $9 reason and ticket, $10 and $11 its address and
-// client (ACTOR_SLOTS), $12 the new sealed password.
-const STORE_GRANTED = `kept AS (INSERT INTO password_history (account_id, password, changed_by) SELECT g.id, g.password, $2 FROM granted g),
-  changed AS (UPDATE accounts a SET password = $12, password_changed_at = now(), updated_at = now() FROM granted g WHERE a.id = g.id),
-  logged AS (INSERT INTO audit (org_id, category, operation, outcome, actor_id, actor_name, ip, client,
+// The audit row of a caller's change made by the gate's statement, over the granted row
+// `g` that `from` names: $2 and $4 are the caller's id and name, $8 and $9 reason and
+// ticket, $10 and $11 its address and client (ACTOR_SLOTS).
+function changeAuditSql(from: string): string {
+  return `INSERT INTO audit (org_id, category, operation, outcome, actor_id, actor_name, ip, client,
       resource_id, resource_name, account_id, account_name, target, reason, ticket_id, request_id, description)
     SELECT g.org_id, 'Resource', '${AuditOperation.PasswordChanged}', 'Success', $2, $4, $10, $11, g.rid, g.rname, g.id, g.name, '', $8, $9, NULL, ''
-    FROM granted g)`;
+    FROM ${from}`;
+}
+
+// The same writes as STORE, made by the gate's statement over its `granted` row (the
+// account locked before it): $12 the new sealed password, $13 its fingerprint.
+const STORE_GRANTED = `kept AS (INSERT INTO password_history (account_id, password, fingerprint, changed_by)
+    SELECT g.id, g.password, g.password_fingerprint, $2 FROM granted g),
+  changed AS (UPDATE accounts a SET password = $12, password_fingerprint = $13::bytea, password_changed_at = now(), updated_at = now()
+    FROM granted g WHERE a.id = g.id),
+  logged AS (${changeAuditSql('granted g')})`;
+
+// The same writes in one statement with no lock before it (AccountSecretGate.changeAtOnce),
+// and only when checkWith would pass: the account's policy is a built-in one the new
+// password keeps ($14, lower-case names, with $15 their reuse depths, as complianceProblems
+// found), and the new password's fingerprint ($13) is none of the last `depth` passwords'
+// (the current one and the newest history entries), all fingerprinted under the same data
+// key version. Otherwise, or when the row is no longer the version decided on, it writes
+// nothing and the change takes the locked path, whose check says why.
+const STORE_AT_ONCE = `checked AS (
+    SELECT g.* FROM granted g
+    CROSS JOIN LATERAL (SELECT ($15::int[])[array_position($14::text[], lower(btrim(g.password_policy)))] AS depth) p
+    WHERE p.depth = 0 OR (p.depth > 0 AND (
+      SELECT count(*) = count(f.fp) AND bool_and(substring(f.fp FROM 1 FOR 4) = substring($13::bytea FROM 1 FOR 4)) AND NOT bool_or(f.fp = $13::bytea)
+      FROM unnest(ARRAY[g.password_fingerprint] || ARRAY(
+        SELECT h.fingerprint FROM password_history h WHERE h.account_id = g.id ORDER BY h.id DESC LIMIT p.depth - 1)) f(fp)))),
+  changed AS (UPDATE accounts a SET password = $12, password_fingerprint = $13::bytea, password_changed_at = now(), updated_at = now()
+    FROM checked g WHERE a.id = g.id AND a.xmin = g.version RETURNING a.id),
+  kept AS (INSERT INTO password_history (account_id, password, fingerprint, changed_by)
+    SELECT g.id, g.password, g.password_fingerprint, $2 FROM checked g JOIN changed c ON c.id = g.id),
+  logged AS (${changeAuditSql('checked g JOIN changed c ON c.id = g.id')})`;
 
 /** An account locked for a change, as the gate grants it. */
 export type LockedAccount = GrantedAccount;
@@ -91,18 +119,35 @@ export class PasswordChanger {
       accountName: account.name,
       ...audit,
     });
-    await preparedIn(m, 'password_store', STORE, [account.id, account.password, actor?.id ?? null, this.keyring.seal(newPassword, PASSWORD_CONTEXT), ...event]);
+    await preparedIn(m, 'password_store', STORE, [
+      account.id,
+      account.password,
+      account.password_fingerprint,
+      actor?.id ?? null,
+      this.keyring.seal(newPassword, PASSWORD_CONTEXT),
+      this.keyring.fingerprint(newPassword, PASSWORD_CONTEXT),
+      ...event,
+    ]);
   }
 
   /**
-   * A local change (RESETTYPE=LOCAL), in one transaction (AccountSecretGate.change): the
-   * gate's deciding statement also stores the change when granted (STORE_GRANTED), then
-   * the policy and history checks run on what it returned; a failed check rolls the change
-   * back with the rest.
+   * A local change (RESETTYPE=LOCAL). Usually one statement (AccountSecretGate.changeAtOnce
+   * with STORE_AT_ONCE): quick decision, policy and reuse checks, change and audit row.
+   * Whatever that statement does not write (a refusal, access control, a custom policy, a
+   * failed check, a concurrent change, passwords without comparable fingerprints) goes the
+   * locked way, in one transaction (AccountSecretGate.change): the gate's full decision also
+   * stores the change when granted (STORE_GRANTED), then checkWith runs on what it returned;
+   * a failed check rolls the change back with the rest.
    */
-  changeLocal(actor: Actor, resourceId: number, accountId: number, newPassword: string, reason = '', ticketId = '') {
-    const write = { key: 'store', ctes: STORE_GRANTED, params: [this.keyring.seal(newPassword, PASSWORD_CONTEXT)] };
-    return this.gate.change(actor, { use: 'change', resourceId, accountId, reason, ticketId }, write, async (account, sql) => {
+  async changeLocal(actor: Actor, resourceId: number, accountId: number, newPassword: string, reason = '', ticketId = ''): Promise<void> {
+    const access = { use: 'change' as const, resourceId, accountId, reason, ticketId };
+    const sealed = this.keyring.seal(newPassword, PASSWORD_CONTEXT);
+    const fingerprint = this.keyring.fingerprint(newPassword, PASSWORD_CONTEXT);
+    const kept = BUILTIN_POLICIES.filter((policy) => complianceProblems(policy, newPassword).length === 0);
+    const atOnce = { key: 'store', ctes: STORE_AT_ONCE, params: [sealed, fingerprint, kept.map((p) => p.name.toLowerCase()), kept.map((p) => p.noReuseLast)] };
+    if (await this.gate.changeAtOnce(actor, access, atOnce)) return;
+    const write = { key: 'store', ctes: STORE_GRANTED, params: [sealed, fingerprint] };
+    await this.gate.change(actor, access, write, async (account, sql) => {
       await this.checkWith(sql, account, newPassword);
     });
   }
