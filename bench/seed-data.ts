@@ -116,20 +116,24 @@ export async function seedDirectory(ds: DataSource, keyring: Keyring): Promise<O
     const rids: number[] = [];
     const anames: string[] = [];
     const blobs: Buffer[] = [];
-    const fingerprints: Buffer[] = [];
     for (const r of slice) {
       for (const name of accountNames.slice(0, SIZES.accountsPerResource)) {
         rids.push(r.id);
         anames.push(name);
         blobs.push(keyring.seal(`Seeded-${r.id}-${name}-Pw!`, 'accounts.password'));
-        fingerprints.push(keyring.fingerprint(`Seeded-${r.id}-${name}-Pw!`, 'accounts.password'));
       }
     }
-    await ds.query(
-      `INSERT INTO accounts (resource_id, name, name_key, password, password_fingerprint)
-       SELECT r, n, n, p, f FROM unnest($1::int[], $2::text[], $3::bytea[], $4::bytea[]) AS v(r, n, p, f)`,
-      [rids, anames, blobs, fingerprints],
+    const inserted: { id: number; resource_id: number; name: string }[] = await ds.query(
+      `INSERT INTO accounts (resource_id, name, name_key, password) SELECT r, n, n, p FROM unnest($1::int[], $2::text[], $3::bytea[]) AS v(r, n, p)
+       RETURNING id, resource_id, name`,
+      [rids, anames, blobs],
     );
+    // Fingerprints as a password change keeps them (bound to the account id), so the change
+    // benchmark measures the usual change from its first request.
+    await ds.query('UPDATE accounts a SET password_fingerprint = f.fp FROM unnest($1::int[], $2::bytea[]) AS f(id, fp) WHERE a.id = f.id', [
+      inserted.map((a) => a.id),
+      inserted.map((a) => keyring.fingerprint(`Seeded-${a.resource_id}-${a.name}-Pw!`, 'accounts.password', a.id)),
+    ]);
   }
   const accounts: { id: number; resource_id: number }[] = await ds.query(
     'SELECT a.id, a.resource_id FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE r.org_id = $1 ORDER BY a.id',

@@ -8,10 +8,12 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * statement (AccountSecretGate.changeAtOnce) instead of a transaction that brings the last
  * passwords to the server to open them.
  *
- * Existing rows get none here: the key is not in the database. An account whose recent
+ * The fingerprint is bound to the account (its id is in the MAC), so two accounts with the
+ * same password do not show it. Existing rows get none here: the key is not in the
+ * database, and a new account's id is not known before its insert. An account whose recent
  * passwords lack one (or carry another key version's) is changed the way it was before,
- * which opens the sealed values; each change writes the fingerprints it knows, so after as
- * many changes as its policy's reuse depth the account takes the one-statement change.
+ * which opens the sealed values and then writes their fingerprints: its next change takes
+ * the one statement.
  */
 export class PasswordFingerprints1795390000000 implements MigrationInterface {
   name = 'PasswordFingerprints1795390000000';

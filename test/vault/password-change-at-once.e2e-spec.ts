@@ -36,7 +36,7 @@ describe('password change in one statement', () => {
     const history = await s.dataSource.query('SELECT fingerprint AS fp FROM password_history WHERE account_id = $1 ORDER BY id', [accountId]);
     return { current: account.fp as Buffer | null, history: history.map((h: { fp: Buffer | null }) => h.fp) };
   };
-  const fp = (password: string) => keyring.fingerprint(password, PASSWORD_CONTEXT);
+  const fp = (password: string, accountId: number) => keyring.fingerprint(password, PASSWORD_CONTEXT, accountId);
   /** Whether `answer` settles before a backend of this test's database waits on a lock. */
   const settledOrBlocked = async (answer: Promise<unknown>): Promise<'answered' | 'blocked'> => {
     let settled = false;
@@ -53,25 +53,37 @@ describe('password change in one statement', () => {
     return 'answered';
   };
 
-  it('changes without waiting for a lock, and keeps the fingerprints of the new and the replaced password', async () => {
+  it('changes without waiting for a lock once the fingerprints are kept, bound to the account', async () => {
     const r = await createResource(s.vaultUrl, s.adminToken, { PASSWORD: 'First-Pass-123!' });
-    expect((await fingerprints(r.accountId)).current).toEqual(fp('First-Pass-123!'));
+    // A new account has none (its id is in the MAC): the first change goes the locked way and keeps them.
+    expect(await fingerprints(r.accountId)).toEqual({ current: null, history: [] });
+    expect(await result(change(s.adminToken, r, 'Second-Pass-123!'))).toMatchObject({ status: 'Success' });
+    const id = r.accountId;
+    expect(await fingerprints(id)).toEqual({ current: fp('Second-Pass-123!', id), history: [fp('First-Pass-123!', id)] });
+    // The same password on another account has another fingerprint.
+    const twin = await createResource(s.vaultUrl, s.adminToken, { PASSWORD: 'Twin-Pass-123!' });
+    expect(await result(change(s.adminToken, twin, 'Second-Pass-123!'))).toMatchObject({ status: 'Success' });
+    expect((await fingerprints(twin.accountId)).current).toEqual(fp('Second-Pass-123!', twin.accountId));
+    expect((await fingerprints(twin.accountId)).current).not.toEqual((await fingerprints(id)).current);
     // A key-share lock lets an UPDATE of the row through but not the locked way's FOR UPDATE.
     const holder = new Client({ connectionString: s.databaseUrl });
     await holder.connect();
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM accounts WHERE id = $1 FOR KEY SHARE', [r.accountId]);
-      const answer = result(change(s.adminToken, r, 'Second-Pass-123!'));
+      const answer = result(change(s.adminToken, r, 'Third-Pass-123!'));
       expect(await settledOrBlocked(answer)).toBe('answered');
       expect(await answer).toEqual({ status: 'Success', message: 'Password changed successfully' });
     } finally {
       await holder.query('ROLLBACK');
       await holder.end();
     }
-    expect(await fingerprints(r.accountId)).toEqual({ current: fp('Second-Pass-123!'), history: [fp('First-Pass-123!')] });
-    const rows = await auditRows(s, `operation = 'Password Changed' AND account_id = $1`, [r.accountId]);
-    expect(rows.map((a) => [a.outcome, a.actor_name, a.reason])).toEqual([['Success', 'admin', 'test']]);
+    expect(await fingerprints(id)).toEqual({ current: fp('Third-Pass-123!', id), history: [fp('First-Pass-123!', id), fp('Second-Pass-123!', id)] });
+    const rows = await auditRows(s, `operation = 'Password Changed' AND account_id = $1`, [id]);
+    expect(rows.map((a) => [a.outcome, a.actor_name, a.reason])).toEqual([
+      ['Success', 'admin', 'test'],
+      ['Success', 'admin', 'test'],
+    ]);
   });
 
   it('refuses the last 4 passwords and allows the fifth, alike with and without comparable fingerprints', async () => {
@@ -100,26 +112,32 @@ describe('password change in one statement', () => {
       expect(await result(change(s.adminToken, r, passwords[0]))).toMatchObject({ status: 'Success' });
       const [{ n }] = await s.dataSource.query('SELECT count(*)::int AS n FROM password_history WHERE account_id = $1', [r.accountId]);
       expect({ fingerprintsOf, n }).toEqual({ fingerprintsOf, n: 5 });
-      // The locked way writes the new password's fingerprint too: the next change can take one statement.
-      expect((await fingerprints(r.accountId)).current).toEqual(fp(passwords[0]));
+      // The last 4 (current and 3 in history) carry this key's fingerprints again, whichever way the change went.
+      const { current, history } = await fingerprints(r.accountId);
+      expect({ fingerprintsOf, recent: [current, ...history.slice(-3).reverse()] }).toEqual({
+        fingerprintsOf,
+        recent: [passwords[0], passwords[4], passwords[3], passwords[2]].map((p) => fp(p, r.accountId)),
+      });
     }
   });
 
   it('loses no replaced password when changes of one account overlap', async () => {
     const r = await createResource(s.vaultUrl, s.adminToken, { PASSWORD: 'Start-Race-Pass-1!' });
+    expect(await result(change(s.adminToken, r, 'Warm-Race-Pass-1!'))).toMatchObject({ status: 'Success' });
     const news = Array.from({ length: 8 }, (_, i) => `Race-${i}-Pass-1!x`);
     const answers = await Promise.all(news.map((p) => result(change(s.adminToken, r, p))));
     expect(answers.map((a) => a.status)).toEqual(news.map(() => 'Success'));
     // Every password held once: each history entry is the password the next change replaced.
     const { current, history } = await fingerprints(r.accountId);
+    const hex = (p: string) => fp(p, r.accountId).toString('hex');
     const held = [...history, current].map((b) => (b as Buffer).toString('hex'));
-    expect(held).toHaveLength(9);
-    expect(new Set(held)).toEqual(new Set(['Start-Race-Pass-1!', ...news].map((p) => fp(p).toString('hex'))));
-    expect(held[0]).toBe(fp('Start-Race-Pass-1!').toString('hex'));
+    expect(held).toHaveLength(10);
+    expect(new Set(held)).toEqual(new Set(['Start-Race-Pass-1!', 'Warm-Race-Pass-1!', ...news].map(hex)));
+    expect(held.slice(0, 2)).toEqual(['Start-Race-Pass-1!', 'Warm-Race-Pass-1!'].map(hex));
     const opened = await s.dataSource.query('SELECT password FROM password_history WHERE account_id = $1 ORDER BY id', [r.accountId]);
     const texts = await Promise.all(opened.map(async (h: { password: Buffer }) => (await keyring.open(h.password, PASSWORD_CONTEXT)).toString()));
-    expect(texts.map((t) => fp(t).toString('hex'))).toEqual(held.slice(0, 8));
-    expect(await auditRows(s, `operation = 'Password Changed' AND account_id = $1`, [r.accountId])).toHaveLength(8);
+    expect(texts.map(hex)).toEqual(held.slice(0, 9));
+    expect(await auditRows(s, `operation = 'Password Changed' AND account_id = $1`, [r.accountId])).toHaveLength(9);
   });
 
   it('leaves refusals, resource-group shares and access control to the full decision, audited once', async () => {
@@ -137,7 +155,7 @@ describe('password change in one statement', () => {
     expect(await result(change(grouped.token, r, 'Grouped-Pass-123!'))).toEqual({ status: 'Success', message: 'Password changed successfully' });
     await putUnderAccessControl(s.dataSource, r.resourceId, r.accountId);
     expect(await result(change(s.adminToken, r, 'Controlled-Pass-123!'))).toMatchObject({ status: 'Failed' });
-    expect(await fingerprints(r.accountId)).toEqual({ current: fp('Grouped-Pass-123!'), history: [fp('Shared-Pass-123!')] });
+    expect(await fingerprints(r.accountId)).toEqual({ current: fp('Grouped-Pass-123!', r.accountId), history: [fp('Shared-Pass-123!', r.accountId)] });
     const changed = await auditRows(s, `operation IN ('Password Changed', 'Password Change Denied') AND account_id = $1`, [r.accountId]);
     expect(changed.map((a) => [a.operation, a.actor_name, a.description])).toEqual([
       ['Password Change Denied', 'at-once-viewer', 'refused: LEVEL'],
@@ -151,6 +169,7 @@ describe('password change in one statement', () => {
     // the check on its snapshot, waits inside its statement, then finds a newer row version
     // and goes the locked way, which sees that password as the current one.
     const r = await createResource(s.vaultUrl, s.adminToken, { PASSWORD: 'Old-Race-Pass-1!' });
+    expect(await result(change(s.adminToken, r, 'Warm-Race-Pass-1!'))).toMatchObject({ status: 'Success' });
     const other = new Client({ connectionString: s.databaseUrl });
     await other.connect();
     try {
@@ -159,7 +178,7 @@ describe('password change in one statement', () => {
       await other.query(
         `WITH kept AS (INSERT INTO password_history (account_id, password, fingerprint) SELECT id, password, password_fingerprint FROM accounts WHERE id = $1)
          UPDATE accounts SET password = $2, password_fingerprint = $3 WHERE id = $1`,
-        [r.accountId, sealed, fp('Mid-Race-Pass-1!')],
+        [r.accountId, sealed, fp('Mid-Race-Pass-1!', r.accountId)],
       );
       const ours = result(change(s.adminToken, r, 'Mid-Race-Pass-1!'));
       expect(await settledOrBlocked(ours)).toBe('blocked');
@@ -168,6 +187,7 @@ describe('password change in one statement', () => {
     } finally {
       await other.end();
     }
-    expect(await fingerprints(r.accountId)).toEqual({ current: fp('Mid-Race-Pass-1!'), history: [fp('Old-Race-Pass-1!')] });
+    const hex = (p: string) => fp(p, r.accountId);
+    expect(await fingerprints(r.accountId)).toEqual({ current: hex('Mid-Race-Pass-1!'), history: [hex('Old-Race-Pass-1!'), hex('Warm-Race-Pass-1!')] });
   });
 });

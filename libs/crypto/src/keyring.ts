@@ -54,14 +54,15 @@ export class Keyring {
   }
 
   /**
-   * A keyed fingerprint of a secret under the current data key (see fingerprint.ts): what
-   * the password reuse check compares. It names its key version: fingerprints made under
-   * another data key are not comparable, and the check then opens the sealed values.
+   * A keyed fingerprint of a secret of `subject` (an account id) under the current data key
+   * (see fingerprint.ts): what the password reuse check compares. It names its key version:
+   * fingerprints made under another data key are not comparable, and the check then opens
+   * the sealed values.
    */
-  fingerprint(plaintext: string, context: string): Buffer {
+  fingerprint(plaintext: string, context: string, subject: number): Buffer {
     let key = this.fingerprintKeys.get(context);
     if (!key) this.fingerprintKeys.set(context, (key = fingerprintKey(this.keys.get(this.current)!, context)));
-    return fingerprint(key, this.current, Buffer.from(plaintext, 'utf8'));
+    return fingerprint(key, this.current, subject, Buffer.from(plaintext, 'utf8'));
   }
 
   async open(blob: Buffer, context = ''): Promise<Buffer> {

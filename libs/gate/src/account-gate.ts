@@ -35,6 +35,8 @@ export interface GrantedAccount {
    * after the lock: at most HISTORY_PREFETCH of them. Absent when not read.
    */
   history?: Buffer[];
+  /** The fingerprints of `history`, in its order (null where none was kept). */
+  history_fingerprints?: (Buffer | null)[];
 }
 
 /**
@@ -89,6 +91,7 @@ interface DecisionRow {
   locator: string | null;
   refusal: Refusal | null;
   history?: Buffer[] | null;
+  history_fingerprints?: (Buffer | null)[] | null;
 }
 
 /**
@@ -287,7 +290,9 @@ function changeStatement(actor: Actor, access: AccountAccess, write?: GrantedWri
       write ? `, granted AS (SELECT * FROM verdict WHERE id IS NOT NULL AND refusal IS NULL), ${write.ctes}` : ''
     }
      SELECT v.*, CASE WHEN v.id IS NOT NULL AND v.refusal IS NULL THEN ARRAY(
-       SELECT h.password FROM password_history h WHERE h.account_id = v.id ORDER BY h.id DESC LIMIT ${HISTORY_PREFETCH}) END AS history
+       SELECT h.password FROM password_history h WHERE h.account_id = v.id ORDER BY h.id DESC LIMIT ${HISTORY_PREFETCH}) END AS history,
+       CASE WHEN v.id IS NOT NULL AND v.refusal IS NULL THEN ARRAY(
+       SELECT h.fingerprint FROM password_history h WHERE h.account_id = v.id ORDER BY h.id DESC LIMIT ${HISTORY_PREFETCH}) END AS history_fingerprints
      FROM caller c LEFT JOIN verdict v ON true`,
     values: write ? [...actorParams(actor, access, true), ...write.params] : actorParams(actor, access),
   };
@@ -336,6 +341,6 @@ function granted(row: DecisionRow): GrantedAccount {
     resource_id: row.rid,
     resource_name: row.rname,
     org_id: row.org_id,
-    ...(row.history ? { history: row.history } : {}),
+    ...(row.history ? { history: row.history, history_fingerprints: row.history_fingerprints ?? row.history.map(() => null) } : {}),
   };
 }

@@ -75,16 +75,9 @@ export class AccountsService {
       const resource = await findResource(m, actor, resourceId, 'fullaccess', true);
       for (const a of accounts) {
         const [row] = await m.query(
-          `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_fingerprint, password_changed_at)
-           VALUES ($1, $2, lower($2), $3, $4, $5, $6, now()) ON CONFLICT (resource_id, name_key) DO NOTHING RETURNING id`,
-          [
-            resource.id,
-            a.name,
-            a.notes,
-            a.policy ? policyNames.get(a.policy.toLowerCase()) : resource.password_policy,
-            this.keyring.seal(a.password, PASSWORD_CONTEXT),
-            this.keyring.fingerprint(a.password, PASSWORD_CONTEXT),
-          ],
+          `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
+           VALUES ($1, $2, lower($2), $3, $4, $5, now()) ON CONFLICT (resource_id, name_key) DO NOTHING RETURNING id`,
+          [resource.id, a.name, a.notes, a.policy ? policyNames.get(a.policy.toLowerCase()) : resource.password_policy, this.keyring.seal(a.password, PASSWORD_CONTEXT)],
         );
         statuses.push({ [a.name]: { STATUS: row ? ADDED : DUPLICATE } });
         if (!row) continue;

@@ -7,10 +7,25 @@ import { AppError } from '@app/http';
 import { preparedIn } from '@app/persistence';
 import { PoliciesService } from '../policies/policies.service';
 
-// The old password (and its fingerprint) to the history, the new one in place, and the audit row.
-const STORE = `WITH kept AS (INSERT INTO password_history (account_id, password, fingerprint, changed_by) VALUES ($1, $2, $3, $4)),
-  changed AS (UPDATE accounts SET password = $5, password_fingerprint = $6, password_changed_at = now(), updated_at = now() WHERE id = $1)
-  ${auditInsertFrom(7)}`;
+// The old password (with its fingerprint) to the history, the new one in place, and the
+// audit row. The caller holds the account's lock: its row is read here as it stands.
+const STORE = `WITH kept AS (INSERT INTO password_history (account_id, password, fingerprint, changed_by)
+    SELECT a.id, a.password, a.password_fingerprint, $2 FROM accounts a WHERE a.id = $1),
+  changed AS (UPDATE accounts SET password = $3, password_fingerprint = $4, password_changed_at = now(), updated_at = now() WHERE id = $1)
+  ${auditInsertFrom(5)}`;
+
+// Fingerprints of passwords the locked way has opened ($2 sealed values, $3 fingerprints),
+// on the account's history rows and current password that hold them. A sealed value is
+// unique (each sealing draws a new IV), so it finds its row wherever the change put it.
+const KEEP_FINGERPRINTS = `WITH f AS (SELECT * FROM unnest($2::bytea[], $3::bytea[]) AS f(password, fingerprint)),
+  history AS (UPDATE password_history h SET fingerprint = f.fingerprint FROM f WHERE h.account_id = $1 AND h.password = f.password)
+  UPDATE accounts a SET password_fingerprint = f.fingerprint FROM f WHERE a.id = $1 AND a.password = f.password`;
+
+/** A password the account held, sealed, with its fingerprint when one was kept. */
+interface HeldPassword {
+  password: Buffer;
+  fingerprint: Buffer | null;
+}
 
 // The audit row of a caller's change made by the gate's statement, over the granted row
 // `g` that `from` names: $2 and $4 are the caller's id and name, $8 and $9 reason and
@@ -80,24 +95,38 @@ export class PasswordChanger {
     }
     if (policy.noReuseLast > 0) {
       const history = await this.history(sql, account, Math.max(policy.noReuseLast - 1, 0));
-      const recent = [account.password, ...history];
-      const texts = await Promise.all(recent.map(async (blob) => (await this.keyring.open(blob, PASSWORD_CONTEXT)).toString('utf8')));
+      const recent = [{ password: account.password, fingerprint: account.password_fingerprint }, ...history];
+      const texts = await Promise.all(recent.map(async (held) => (await this.keyring.open(held.password, PASSWORD_CONTEXT)).toString('utf8')));
       const reuse = reuseProblems(policy, newPassword, texts);
       if (reuse.length) throw AppError.invalid(reuse.join(', '));
+      await this.keepFingerprints(sql, account.id, recent, texts);
     }
     return policy;
   }
 
   /** The newest `depth` previous passwords: those the gate read along when they are enough, else a query. */
-  private async history(sql: SqlRunner, account: LockedAccount, depth: number): Promise<Buffer[]> {
+  private async history(sql: SqlRunner, account: LockedAccount, depth: number): Promise<HeldPassword[]> {
     const read = account.history;
-    if (read && (read.length >= depth || read.length < HISTORY_PREFETCH)) return read.slice(0, depth);
-    const rows = await sql<{ password: Buffer }>(
+    if (read && (read.length >= depth || read.length < HISTORY_PREFETCH)) {
+      return read.slice(0, depth).map((password, i) => ({ password, fingerprint: account.history_fingerprints?.[i] ?? null }));
+    }
+    return sql<HeldPassword>(
       'password_history_recent',
-      'SELECT password FROM password_history WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
+      'SELECT password, fingerprint FROM password_history WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
       [account.id, depth],
     );
-    return rows.map((h) => h.password);
+  }
+
+  /**
+   * Writes the fingerprints of the passwords the check has just opened where they are
+   * missing or made under another data key (accounts from before fingerprints, a key
+   * rotation), so that the account's next change can take one statement.
+   */
+  private async keepFingerprints(sql: SqlRunner, accountId: number, recent: HeldPassword[], texts: string[]): Promise<void> {
+    const fresh = texts.map((text) => this.keyring.fingerprint(text, PASSWORD_CONTEXT, accountId));
+    const stale = recent.flatMap((held, i) => (held.fingerprint?.equals(fresh[i]) ? [] : [i]));
+    if (stale.length === 0) return;
+    await sql('password_fingerprints_keep', KEEP_FINGERPRINTS, [accountId, stale.map((i) => recent[i].password), stale.map((i) => fresh[i])]);
   }
 
   /** Stores the new password, keeping the old one in history, with its audit row: one statement. */
@@ -121,11 +150,9 @@ export class PasswordChanger {
     });
     await preparedIn(m, 'password_store', STORE, [
       account.id,
-      account.password,
-      account.password_fingerprint,
       actor?.id ?? null,
       this.keyring.seal(newPassword, PASSWORD_CONTEXT),
-      this.keyring.fingerprint(newPassword, PASSWORD_CONTEXT),
+      this.keyring.fingerprint(newPassword, PASSWORD_CONTEXT, account.id),
       ...event,
     ]);
   }
@@ -136,13 +163,14 @@ export class PasswordChanger {
    * Whatever that statement does not write (a refusal, access control, a custom policy, a
    * failed check, a concurrent change, passwords without comparable fingerprints) goes the
    * locked way, in one transaction (AccountSecretGate.change): the gate's full decision also
-   * stores the change when granted (STORE_GRANTED), then checkWith runs on what it returned;
-   * a failed check rolls the change back with the rest.
+   * stores the change when granted (STORE_GRANTED), then checkWith runs on what it returned
+   * (and keeps the fingerprints it found missing); a failed check rolls the change back with
+   * the rest.
    */
   async changeLocal(actor: Actor, resourceId: number, accountId: number, newPassword: string, reason = '', ticketId = ''): Promise<void> {
     const access = { use: 'change' as const, resourceId, accountId, reason, ticketId };
     const sealed = this.keyring.seal(newPassword, PASSWORD_CONTEXT);
-    const fingerprint = this.keyring.fingerprint(newPassword, PASSWORD_CONTEXT);
+    const fingerprint = this.keyring.fingerprint(newPassword, PASSWORD_CONTEXT, accountId);
     const kept = BUILTIN_POLICIES.filter((policy) => complianceProblems(policy, newPassword).length === 0);
     const atOnce = { key: 'store', ctes: STORE_AT_ONCE, params: [sealed, fingerprint, kept.map((p) => p.name.toLowerCase()), kept.map((p) => p.noReuseLast)] };
     if (await this.gate.changeAtOnce(actor, access, atOnce)) return;

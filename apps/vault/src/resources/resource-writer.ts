@@ -19,9 +19,9 @@ const CREATE_ALONE = `WITH resource AS (
     INSERT INTO resources (org_id, owner_id, name, name_key, type, description, dns_name, url, department, location, notes, password_policy)
     VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (org_id, name_key) DO NOTHING RETURNING id),
   account AS (
-    INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_fingerprint, password_changed_at)
-    SELECT id, $12, lower($12), $10, $13, $14, $15, now() FROM resource RETURNING id AS account_id, resource_id),
-  logged AS (${auditInsertFrom(16, 'account')})
+    INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
+    SELECT id, $12, lower($12), $10, $13, $14, now() FROM resource RETURNING id AS account_id, resource_id),
+  logged AS (${auditInsertFrom(15, 'account')})
   SELECT resource_id FROM account`;
 
 /** Create (op 6), edit (op 17a) and delete (ops 8, 9) of resources, each audited in its transaction. */
@@ -66,9 +66,9 @@ export class ResourceWriter {
         ],
       );
       const [account] = await m.query(
-        `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_fingerprint, password_changed_at)
-         VALUES ($1, $2, lower($2), $3, $4, $5, $6, now()) RETURNING id`,
-        [resource.id, dto.ACCOUNTNAME, dto.NOTES ?? '', accountPolicy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT), this.keyring.fingerprint(dto.PASSWORD, PASSWORD_CONTEXT)],
+        `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
+         VALUES ($1, $2, lower($2), $3, $4, $5, now()) RETURNING id`,
+        [resource.id, dto.ACCOUNTNAME, dto.NOTES ?? '', accountPolicy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT)],
       );
       await this.storeCustomFields(m, resource.id, null, resourceFields, resourceFiles);
       await this.storeCustomFields(m, resource.id, account.id, accountFields, accountFiles);
@@ -107,7 +107,7 @@ export class ResourceWriter {
     const created = await prepared<{ resource_id: number }>(pgPool(this.dataSource), 'resource_create_alone', CREATE_ALONE, [
       actor.orgId, actor.id, dto.RESOURCENAME, type, dto.RESOURCEDESCRIPTION ?? '', dto.DNSNAME ?? '', dto.RESOURCEURL ?? '',
       dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy,
-      dto.ACCOUNTNAME, accountPolicy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT), this.keyring.fingerprint(dto.PASSWORD, PASSWORD_CONTEXT),
+      dto.ACCOUNTNAME, accountPolicy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT),
       ...auditValues({
         category: 'Resource',
         operation: AuditOperation.ResourceCreated,
