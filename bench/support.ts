@@ -38,8 +38,10 @@ export async function benchDatabase(): Promise<BenchDatabase> {
   };
 }
 
-/** Starts a server script (compiled, in dist/bench/servers) and waits for "listening <port>". */
-/** Starts a program of bench/servers; BENCH_CPU_PROF=<dir> writes a V8 CPU profile of it there when it stops. */
+/**
+ * Starts a server script (compiled, in dist/bench/servers) and waits for "listening <port>".
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of it there when it stops.
+ */
 export function startServer(script: string, env: Record<string, string>): Promise<{ port: number; child: ChildProcess }> {
   const execArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   return new Promise((resolve, reject) => {
