@@ -19,6 +19,12 @@ export interface AccountAccess {
   ticketId?: string;
 }
 
+/** A password an account held, sealed, with its fingerprint when one was kept. */
+export interface HeldPassword {
+  password: Buffer;
+  fingerprint: Buffer | null;
+}
+
 /** The account a granted use acts on: the shape the password changer stores into. */
 export interface GrantedAccount {
   id: number;
@@ -34,9 +40,7 @@ export interface GrantedAccount {
    * The newest previous passwords (sealed, newest first), read with a change's decision
    * after the lock: at most HISTORY_PREFETCH of them. Absent when not read.
    */
-  history?: Buffer[];
-  /** The fingerprints of `history`, in its order (null where none was kept). */
-  history_fingerprints?: (Buffer | null)[];
+  history?: HeldPassword[];
 }
 
 /**
@@ -197,15 +201,16 @@ export class AccountSecretGate {
    * which locks, decides in full, says why and audits.
    */
   async changeAtOnce(actor: Actor, access: AccountAccess, write: GrantedWrite): Promise<boolean> {
-    const rule = ACCOUNT_USE_RULES[access.use];
-    const [row] = await prepared<{ changed: number }>(
-      pgPool(this.dataSource),
-      `gate_at_once_${access.use}_${write.key}`,
-      `WITH ${ACTOR_CALLER_WITH_COLUMNS}, ${decisionCtes(rule, ACTOR_SLOTS, undefined, { quick: true, callerColumns: true })},
+    const name = `gate_at_once_${access.use}_${write.key}`;
+    let text = atOnceTexts.get(name);
+    if (!text) {
+      // Built once per statement name (a write's key names its shape): this is the change's hot path.
+      text = `WITH ${ACTOR_CALLER_WITH_COLUMNS}, ${decisionCtes(ACCOUNT_USE_RULES[access.use], ACTOR_SLOTS, undefined, { quick: true, callerColumns: true })},
        granted AS (SELECT * FROM verdict WHERE refusal IS NULL), ${write.ctes}
-       SELECT (SELECT count(*) FROM changed)::int AS changed`,
-      [...actorParams(actor, access, true), ...write.params],
-    );
+       SELECT (SELECT count(*) FROM changed)::int AS changed`;
+      atOnceTexts.set(name, text);
+    }
+    const [row] = await prepared<{ changed: number }>(pgPool(this.dataSource), name, text, [...actorParams(actor, access, true), ...write.params]);
     return row.changed === 1;
   }
 
@@ -277,6 +282,8 @@ export class AccountSecretGate {
 const LOCK_ACCOUNT = 'SELECT 1 FROM accounts WHERE id = $1 AND resource_id = $2 FOR UPDATE';
 /** Pool connections on which `change` has prepared its lock (a connection's statements live and die with it). */
 const lockPrepared = new WeakSet<object>();
+/** changeAtOnce's statement texts, by statement name. */
+const atOnceTexts = new Map<string, string>();
 
 /** Runs a named statement on the connection of a transaction in progress. */
 export type SqlRunner = <T extends QueryResultRow>(name: string, text: string, values: unknown[]) => Promise<T[]>;
@@ -341,6 +348,6 @@ function granted(row: DecisionRow): GrantedAccount {
     resource_id: row.rid,
     resource_name: row.rname,
     org_id: row.org_id,
-    ...(row.history ? { history: row.history, history_fingerprints: row.history_fingerprints ?? row.history.map(() => null) } : {}),
+    ...(row.history ? { history: row.history.map((password, i) => ({ password, fingerprint: row.history_fingerprints?.[i] ?? null })) } : {}),
   };
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Actor, AuditOperation, auditInsertFrom, auditValues } from '@app/audit';
 import { BUILTIN_POLICIES, complianceProblems, Keyring, PasswordPolicy, reuseProblems } from '@app/crypto';
-import { AccountSecretGate, GrantedAccount, HISTORY_PREFETCH, PASSWORD_CONTEXT, SqlRunner } from '@app/gate';
+import { AccountSecretGate, GrantedAccount, HeldPassword, HISTORY_PREFETCH, PASSWORD_CONTEXT, SqlRunner } from '@app/gate';
 import { AppError } from '@app/http';
 import { preparedIn } from '@app/persistence';
 import { PoliciesService } from '../policies/policies.service';
@@ -20,12 +20,6 @@ const STORE = `WITH kept AS (INSERT INTO password_history (account_id, password,
 const KEEP_FINGERPRINTS = `WITH f AS (SELECT * FROM unnest($2::bytea[], $3::bytea[]) AS f(password, fingerprint)),
   history AS (UPDATE password_history h SET fingerprint = f.fingerprint FROM f WHERE h.account_id = $1 AND h.password = f.password)
   UPDATE accounts a SET password_fingerprint = f.fingerprint FROM f WHERE a.id = $1 AND a.password = f.password`;
-
-/** A password the account held, sealed, with its fingerprint when one was kept. */
-interface HeldPassword {
-  password: Buffer;
-  fingerprint: Buffer | null;
-}
 
 // The audit row of a caller's change made by the gate's statement, over the granted row
 // `g` that `from` names: $2 and $4 are the caller's id and name, $8 and $9 reason and
@@ -107,9 +101,7 @@ export class PasswordChanger {
   /** The newest `depth` previous passwords: those the gate read along when they are enough, else a query. */
   private async history(sql: SqlRunner, account: LockedAccount, depth: number): Promise<HeldPassword[]> {
     const read = account.history;
-    if (read && (read.length >= depth || read.length < HISTORY_PREFETCH)) {
-      return read.slice(0, depth).map((password, i) => ({ password, fingerprint: account.history_fingerprints?.[i] ?? null }));
-    }
+    if (read && (read.length >= depth || read.length < HISTORY_PREFETCH)) return read.slice(0, depth);
     return sql<HeldPassword>(
       'password_history_recent',
       'SELECT password, fingerprint FROM password_history WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
