@@ -54,6 +54,29 @@ describe('password read: lean route and controller answer alike', () => {
     expect((await both(path, bound.token)).body.operation.result.message).toBe('User is not allowed to access from this host');
   });
 
+  // The lean read's one statement admits only callers SQL can admit alone; a locked, expired or
+  // host-bound caller goes through the Authenticator first, so the quick decision must not
+  // grant (and audit) a read for them, even one they could see.
+  it('a locked, expired or host-bound caller gets no grant from the quick decision', async () => {
+    const path = `/restapi/json/v1/resources/${r.resourceId}/accounts/${r.accountId}/password`;
+    const granted = async () =>
+      Number((await s.dataSource.query(`SELECT count(*) FROM audit WHERE account_id = $1 AND operation = 'Password Retrieved'`, [r.accountId]))[0].count);
+    const locked = await createUserWithToken(s, 'lean-locked', 'Administrator', { superAdmin: true });
+    const expired = await createUserWithToken(s, 'lean-expired', 'Administrator', { superAdmin: true });
+    const elsewhere = await createUserWithToken(s, 'lean-elsewhere', 'Administrator', { superAdmin: true, allowedHosts: '10.0.0.7' });
+    const here = await createUserWithToken(s, 'lean-here', 'Administrator', { superAdmin: true, allowedHosts: '127.0.0.1' });
+    await s.dataSource.query(`UPDATE users SET locked = true WHERE id = $1`, [locked.id]);
+    await s.dataSource.query(`UPDATE users SET expires_on = current_date - 1 WHERE id = $1`, [expired.id]);
+    const before = await granted();
+    for (const caller of [locked, expired, elsewhere]) {
+      expect((await both(path, caller.token)).body.operation.result.status).toBe('Failed');
+    }
+    expect(await granted()).toBe(before);
+    // Admitted by the Authenticator (an allowed host), then granted by the gate: one row per read.
+    expect((await both(path, here.token)).body.operation.Details.PASSWORD).toBe('Lean-And-Same-1');
+    expect(await granted()).toBe(before + 2);
+  });
+
   it('unknown, invisible and malformed accounts', async () => {
     const other = await createUserWithToken(s, 'lean-other', 'Password Administrator');
     const path = `/restapi/json/v1/resources/${r.resourceId}/accounts/${r.accountId}/password`;

@@ -12,20 +12,23 @@ const SLOTS = { rid: '$3', aid: '$4', ip: '$5', client: '$6', reason: '$7', tick
 
 // The hot path, GET .../password: the token look-up joins the gate's quick decision and
 // its audit row, so a common read is one round trip. Only callers needing no check beyond
-// SQL take it (not locked, not expired, not bound to hosts, role granting
+// SQL take it (`fast`: not locked, not expired, not bound to hosts, role granting
 // password.retrieve); the others get `fast` false and go through the Authenticator, then
 // the gate. The quick decision only grants (audited here); whatever it does not grant
 // (resource-group shares, access control, every refusal) goes to the gate's full
-// decision, which audits its own answer.
+// decision, which audits its own answer. One caller CTE serves both: each CTE level costs
+// PostgreSQL executor start-up on every read.
 const READ_AS_CALLER = `
-WITH who AS (SELECT ${CALLER_COLUMNS}, ${CALLER_GATE_COLUMNS} FROM ${CALLER_FROM} WHERE t.token_hash = $1),
-caller AS (SELECT * FROM who WHERE NOT locked AND NOT expired AND allowed_hosts = '' AND role = ANY($2::text[])),
-${decisionCtes(READ, SLOTS, undefined, { quick: true, callerColumns: true })},
+WITH caller AS (
+  SELECT w.*, (NOT w.locked AND NOT w.expired AND w.allowed_hosts = '' AND w.role = ANY($2::text[])) AS fast
+  FROM (SELECT ${CALLER_COLUMNS}, ${CALLER_GATE_COLUMNS} FROM ${CALLER_FROM} WHERE t.token_hash = $1) w
+),
+${decisionCtes(READ, SLOTS, undefined, { quick: true, callerColumns: true, admitted: 'c.fast' })},
 ${decisionAuditCte(READ, SLOTS, "''", { grantsOnly: true })}
-SELECT w.id, w.org_id, w.org_name, w.username, w.role, w.is_super_admin, w.locked, w.allowed_hosts, w.expired,
-  EXISTS (SELECT 1 FROM caller) AS fast, (v.id IS NOT NULL AND v.refusal IS NULL) AS granted,
+SELECT c.id, c.org_id, c.org_name, c.username, c.role, c.is_super_admin, c.locked, c.allowed_hosts, c.expired, c.fast,
+  (v.id IS NOT NULL AND v.refusal IS NULL) AS granted,
   CASE WHEN v.refusal IS NULL THEN v.password END AS password, (SELECT count(*) FROM logged)::int AS logged
-FROM who w LEFT JOIN verdict v ON true`;
+FROM caller c LEFT JOIN verdict v ON true`;
 
 /** READ_AS_CALLER's row, in its column order. */
 type ReadRow = [
