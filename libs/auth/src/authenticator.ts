@@ -15,7 +15,13 @@ export const CALLER_FROM = `api_tokens t JOIN users u ON u.id = t.user_id JOIN o
 const FIND_USER = `SELECT ${CALLER_COLUMNS} FROM ${CALLER_FROM} WHERE t.token_hash = $1`;
 
 /** The look-up made before a request's body was read, for that request's guard. */
-const earlyLookups = new WeakMap<ParsedRequest, { token: string; user: CallerRow | undefined }>();
+const earlyLookups = new WeakMap<ParsedRequest, { token: string; user: CallerRow | undefined; at: number }>();
+/**
+ * How long the early look-up stands for the guard's. A body that took longer to arrive is
+ * followed by a fresh read: the user may have been locked or deleted meanwhile, and a slow
+ * upload must not stretch the moment a lock takes effect.
+ */
+const EARLY_LOOKUP_FRESH_MS = 1000;
 
 export interface CallerRow {
   id: number;
@@ -48,7 +54,8 @@ export class Authenticator {
     const token = extractToken(req);
     const early = earlyLookups.get(req);
     earlyLookups.delete(req);
-    const user = !token ? undefined : early?.token === token ? early.user : await this.findUser(token);
+    const fresh = early !== undefined && early.token === token && performance.now() - early.at <= EARLY_LOOKUP_FRESH_MS;
+    const user = !token ? undefined : fresh ? early.user : await this.findUser(token);
     if (!user) return this.refuseUnknown(req);
     return this.admit(user, req, permission);
   }
@@ -57,11 +64,12 @@ export class Authenticator {
    * Whether the token belongs to a user at all; asked before a request's body is read (no
    * audit: the guard refuses later). The row read here serves that request's guard, so a
    * request with a body reads its user once, not twice; except after a multipart body,
-   * whose upload can take long enough for the user to be locked meanwhile: read again then.
+   * whose upload can take long enough for the user to be locked meanwhile, or any body that
+   * took longer than EARLY_LOOKUP_FRESH_MS: read again then.
    */
   async isKnownToken(token: string, req?: ParsedRequest): Promise<boolean> {
     const user = await this.findUser(token);
-    if (req && !/^multipart\//i.test(req.headers['content-type'] ?? '')) earlyLookups.set(req, { token, user });
+    if (req && !/^multipart\//i.test(req.headers['content-type'] ?? '')) earlyLookups.set(req, { token, user, at: performance.now() });
     return user !== undefined;
   }
 
