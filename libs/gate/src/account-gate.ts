@@ -296,11 +296,13 @@ function changeStatement(actor: Actor, access: AccountAccess, write?: GrantedWri
     text: `WITH ${ACTOR_CALLER}, ${decisionCtes(rule, ACTOR_SLOTS)}${
       write ? `, granted AS (SELECT * FROM verdict WHERE id IS NOT NULL AND refusal IS NULL), ${write.ctes}` : ''
     }
-     SELECT v.*, CASE WHEN v.id IS NOT NULL AND v.refusal IS NULL THEN ARRAY(
-       SELECT h.password FROM password_history h WHERE h.account_id = v.id ORDER BY h.id DESC LIMIT ${HISTORY_PREFETCH}) END AS history,
-       CASE WHEN v.id IS NOT NULL AND v.refusal IS NULL THEN ARRAY(
-       SELECT h.fingerprint FROM password_history h WHERE h.account_id = v.id ORDER BY h.id DESC LIMIT ${HISTORY_PREFETCH}) END AS history_fingerprints
-     FROM caller c LEFT JOIN verdict v ON true`,
+     SELECT v.*, h.history, h.history_fingerprints
+     FROM caller c LEFT JOIN verdict v ON true
+     LEFT JOIN LATERAL (
+       SELECT coalesce(array_agg(x.password ORDER BY x.id DESC), '{}') AS history,
+              coalesce(array_agg(x.fingerprint ORDER BY x.id DESC), '{}') AS history_fingerprints
+       FROM (SELECT h.id, h.password, h.fingerprint FROM password_history h WHERE h.account_id = v.id ORDER BY h.id DESC LIMIT ${HISTORY_PREFETCH}) x
+     ) h ON v.id IS NOT NULL AND v.refusal IS NULL`,
     values: write ? [...actorParams(actor, access, true), ...write.params] : actorParams(actor, access),
   };
 }
@@ -348,6 +350,6 @@ function granted(row: DecisionRow): GrantedAccount {
     resource_id: row.rid,
     resource_name: row.rname,
     org_id: row.org_id,
-    ...(row.history ? { history: row.history.map((password, i) => ({ password, fingerprint: row.history_fingerprints?.[i] ?? null })) } : {}),
+    ...(row.history ? { history: row.history.map((password, i) => ({ password, fingerprint: row.history_fingerprints![i] })) } : {}),
   };
 }
