@@ -95,6 +95,7 @@ export class CheckinFinisher {
       row.id,
       actor?.id ?? null,
     ]);
+    await rotationsDueNow(m, row.account_id);
     await this.record(m, row, actor, AuditOperation.PasswordCheckedIn, reason, how);
     return false;
   }
@@ -168,6 +169,7 @@ export class CheckinFinisher {
       await this.record(m, row, actor, AuditOperation.PasswordChangeFailed, '', 'Remote reset after check-in failed; password unchanged', 'Failed');
     }
     await m.query(`UPDATE password_requests SET status = 'checked_in', pending_password = NULL WHERE id = $1`, [row.id]);
+    await rotationsDueNow(m, row.account_id);
   }
 
   private async generate(account: LockedAccount): Promise<string> {
@@ -206,4 +208,9 @@ export class CheckinFinisher {
 
 function join(...parts: string[]): string {
   return parts.filter(Boolean).join('; ');
+}
+
+/** Scheduled rotations that waited for this check-in (RotationScheduler) are due at once. */
+function rotationsDueNow(m: EntityManager, accountId: number): Promise<unknown> {
+  return m.query(`UPDATE rotation_runs SET next_attempt_at = now() WHERE account_id = $1 AND status = 'due' AND next_attempt_at > now()`, [accountId]);
 }

@@ -127,18 +127,19 @@ export class PasswordChanger {
     actor: Actor | null,
     account: LockedAccount,
     newPassword: string,
-    audit: { reason?: string; ticketId?: string; requestId?: number; description?: string } = {},
+    audit: { reason?: string; ticketId?: string; requestId?: number; description?: string; operation?: string } = {},
   ): Promise<void> {
+    const { operation, ...described } = audit;
     const event = auditValues({
       category: 'Resource',
-      operation: AuditOperation.PasswordChanged,
+      operation: operation ?? AuditOperation.PasswordChanged,
       actor,
       orgId: account.org_id,
       resourceId: account.resource_id,
       resourceName: account.resource_name,
       accountId: account.id,
       accountName: account.name,
-      ...audit,
+      ...described,
     });
     await preparedIn(m, 'password_store', STORE, [
       account.id,

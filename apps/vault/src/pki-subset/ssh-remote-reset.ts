@@ -29,6 +29,10 @@ export interface RemoteResetOptions {
   reason?: string;
   ticketId?: string;
   description?: string;
+  /** The audit operation of the stored change (default Password Changed). */
+  operation?: string;
+  /** More writes of the storing transaction (a rotation's run and event). */
+  onStored?: (m: EntityManager) => Promise<void>;
 }
 
 /**
@@ -73,7 +77,9 @@ export class SshRemoteReset {
         reason: options.reason,
         ticketId: options.ticketId,
         description: options.description ?? 'Password changed on the host (remote reset)',
+        operation: options.operation,
       });
+      await options.onStored?.(m);
     });
   }
 

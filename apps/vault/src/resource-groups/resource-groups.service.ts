@@ -151,6 +151,18 @@ export class ResourceGroupsService {
     return reply(`Resource group ${group.name} deleted successfully`);
   }
 
+  /** The group of the caller's organisation; else Failed as not found. */
+  findInOrganisation(actor: Actor, groupId: number): Promise<{ id: number; name: string }> {
+    return this.find(actor, groupId);
+  }
+
+  /** The group, when the caller may change it (its creator or a super administrator); else Failed naming why. */
+  async findChangeable(actor: Actor, groupId: number): Promise<{ id: number; name: string }> {
+    const group = await this.find(actor, groupId);
+    this.mayChange(actor, group);
+    return group;
+  }
+
   private async find(actor: Actor, groupId: number): Promise<GroupRow> {
     const [group] = await this.dataSource.query('SELECT id, name, kind, created_by FROM resource_groups WHERE id = $1 AND org_id = $2', [
       groupId,

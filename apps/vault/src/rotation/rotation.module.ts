@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { ResourcesModule } from '../resources/resources.module';
+import { ResourceGroupsModule } from '../resource-groups/resource-groups.module';
+import { ACCOUNT_ROTATOR } from './account-rotator';
+import { RemoteAccountRotator } from './remote-account-rotator';
+import { RotationEvents } from './rotation-events';
+import { RotationNotices } from './rotation-notices';
+import { RotationScheduler } from './rotation-scheduler';
+import { RotationSchedulesController } from './rotation-schedules.controller';
+import { RotationSchedulesService } from './rotation-schedules.service';
+
+/** Scheduled rotation per resource group, the rotation webhook and its notices (issue 26). */
+@Module({
+  imports: [ResourceGroupsModule, ResourcesModule],
+  controllers: [RotationSchedulesController],
+  providers: [RotationSchedulesService, RotationEvents, RotationNotices, RotationScheduler, { provide: ACCOUNT_ROTATOR, useClass: RemoteAccountRotator }],
+  exports: [RotationEvents],
+})
+export class RotationModule {}
