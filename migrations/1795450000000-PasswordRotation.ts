@@ -16,6 +16,12 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * accounts.rotation_failed_at: the last scheduled rotation failed after its retries (cleared
  * by the next rotation), shown as the account's PASSWORD STATUS.
  *
+ * Two-account rotation (CONFIGURE DUAL ACCOUNT) on the pair's head account: its partner,
+ * the member whose password reads answer now (dual_current_id: the head itself or the
+ * partner), the grace and the time of the last switch. On the account row because the
+ * password read already reads it (no new relation on the hot path). A deleted partner
+ * ends the pair (SET NULL): reads fall back to the head's own password.
+ *
  * rotation_events: the webhook's outbox, written in the transaction that stores the
  * rotation (or records its failure), delivered at least once by one instance at a time.
  */
@@ -55,6 +61,12 @@ export class PasswordRotation1795450000000 implements MigrationInterface {
     await q.query(`CREATE INDEX rotation_runs_ready ON rotation_runs (next_attempt_at) WHERE status = 'due'`);
     await q.query('CREATE INDEX rotation_runs_account ON rotation_runs (account_id)');
     await q.query('ALTER TABLE accounts ADD COLUMN last_rotation_run bigint, ADD COLUMN rotation_failed_at timestamptz');
+    await q.query(`ALTER TABLE accounts
+      ADD COLUMN dual_partner_id integer REFERENCES accounts(id) ON DELETE SET NULL,
+      ADD COLUMN dual_current_id integer REFERENCES accounts(id) ON DELETE SET NULL,
+      ADD COLUMN dual_grace_minutes numeric,
+      ADD COLUMN dual_switched_at timestamptz`);
+    await q.query('CREATE UNIQUE INDEX accounts_dual_partner ON accounts (dual_partner_id) WHERE dual_partner_id IS NOT NULL');
     await q.query(`CREATE TABLE rotation_events (
       id bigserial PRIMARY KEY,
       org_id integer NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
@@ -70,6 +82,7 @@ export class PasswordRotation1795450000000 implements MigrationInterface {
 
   public async down(q: QueryRunner): Promise<void> {
     await q.query('DROP TABLE rotation_events');
+    await q.query('ALTER TABLE accounts DROP COLUMN dual_partner_id, DROP COLUMN dual_current_id, DROP COLUMN dual_grace_minutes, DROP COLUMN dual_switched_at');
     await q.query('ALTER TABLE accounts DROP COLUMN last_rotation_run, DROP COLUMN rotation_failed_at');
     await q.query('DROP TABLE rotation_runs');
     await q.query('DROP TABLE rotation_schedules');

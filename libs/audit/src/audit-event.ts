@@ -58,6 +58,7 @@ export const AuditOperation = {
   PasswordRotationConfigured: 'Password Rotation Configured',
   PasswordRotated: 'Password Rotated',
   PasswordRotationFailed: 'Password Rotation Failed',
+  DualAccountConfigured: 'Dual Account Configured',
   CertificateAuthorityCreated: 'Certificate Authority Created',
   CertificateCreated: 'Certificate Created',
   CertificateAdded: 'Certificate Added',

@@ -94,6 +94,8 @@ interface DecisionRow {
   org_id: number;
   locator: string | null;
   refusal: Refusal | null;
+  /** A read of a two-account pair: the current member's name (its password is in `password`). */
+  member_name: string | null;
   history?: Buffer[] | null;
   history_fingerprints?: (Buffer | null)[] | null;
 }
@@ -121,9 +123,9 @@ export class AccountSecretGate {
    * and for uses on the caller's behalf (the audit row is durable before the password
    * goes anywhere). Refusals throw, already audited.
    */
-  async openPassword(actor: Actor, access: AccountAccess, description = ''): Promise<{ password: string; account: GrantedAccount }> {
+  async openPassword(actor: Actor, access: AccountAccess, description = ''): Promise<{ password: string; account: GrantedAccount; memberName?: string }> {
     const row = await this.decide(actor, access, undefined, description);
-    return { password: await this.open(row.password!), account: granted(row) };
+    return { password: await this.open(row.password!), account: granted(row), ...(row.member_name ? { memberName: row.member_name } : {}) };
   }
 
   /** Decides and audits a download of a stored file, then opens it. */

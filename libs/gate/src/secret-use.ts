@@ -18,6 +18,11 @@ export interface AccountUseRule {
   /** Audit operation of a grant; null when the use writes its own row in the same transaction. */
   granted: string | null;
   refused: string;
+  /**
+   * A read of a two-account pair's head answers the pair's current member (its password,
+   * and its name as member_name): see CONFIGURE DUAL ACCOUNT.
+   */
+  answersCurrentMember?: boolean;
 }
 
 export type AccountUse = Exclude<SecretUse, 'export'>;
@@ -29,7 +34,14 @@ export type AccountUse = Exclude<SecretUse, 'export'>;
  * resource. Access control, the help-desk restriction and reason/ticket apply to all.
  */
 export const ACCOUNT_USE_RULES: Record<AccountUse, AccountUseRule> = {
-  read: { need: 'view', scope: 'account', purpose: 'to read its password', granted: AuditOperation.PasswordRetrieved, refused: AuditOperation.PasswordRetrievalDenied },
+  read: {
+    need: 'view',
+    scope: 'account',
+    purpose: 'to read its password',
+    granted: AuditOperation.PasswordRetrieved,
+    refused: AuditOperation.PasswordRetrievalDenied,
+    answersCurrentMember: true,
+  },
   download: { need: 'view', scope: 'account', purpose: 'to download its files', granted: AuditOperation.FileDownloaded, refused: AuditOperation.FileDownloadDenied },
   change: { need: 'modify', scope: 'account', purpose: 'to change its password', granted: null, refused: AuditOperation.PasswordChangeDenied },
   use: { need: 'modify', scope: 'account', purpose: 'to log in with its password', granted: AuditOperation.PasswordUsed, refused: AuditOperation.PasswordUseDenied },

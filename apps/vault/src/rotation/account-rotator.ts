@@ -19,3 +19,13 @@ export interface AccountRotator {
 }
 
 export const ACCOUNT_ROTATOR = Symbol('ACCOUNT_ROTATOR');
+
+/** Thrown by a rotator when the account may not rotate yet (a pair's grace): the run waits, no attempt is counted. */
+export class RotationDeferred extends Error {
+  constructor(
+    readonly until: Date,
+    why: string,
+  ) {
+    super(why);
+  }
+}

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditOperation, AuditWriter } from '@app/audit';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { ACCOUNT_ROTATOR, AccountRotator } from './account-rotator';
+import { ACCOUNT_ROTATOR, AccountRotator, RotationDeferred } from './account-rotator';
 import { RotationEvents } from './rotation-events';
 import { RotationNotices } from './rotation-notices';
 import { IntervalUnit, nextRun } from './rotation-schedule';
@@ -97,6 +97,9 @@ export class RotationScheduler implements OnApplicationBootstrap, BeforeApplicat
            FROM rotation_schedules s JOIN resource_group_membership gm ON gm.group_id = s.group_id
              JOIN resources r ON r.id = gm.resource_id AND r.org_id = s.org_id JOIN accounts a ON a.resource_id = r.id
            WHERE s.group_id = $1 AND r.remote_account_id IS NOT NULL
+             AND NOT EXISTS (SELECT 1 FROM accounts h WHERE h.dual_partner_id = a.id) -- a pair's partner rotates with its head
+             -- a run still waiting (check-out, a pair's grace, retries) stands for this due time too: no backlog
+             AND NOT EXISTS (SELECT 1 FROM rotation_runs w WHERE w.group_id = s.group_id AND w.account_id = a.id AND w.status = 'due')
            ON CONFLICT DO NOTHING`,
           [s.group_id],
         );
@@ -143,6 +146,10 @@ export class RotationScheduler implements OnApplicationBootstrap, BeforeApplicat
       if (!error) {
         await finish(m, run.id, 'done', 'Rotated');
         return 'rotated';
+      }
+      if (error instanceof RotationDeferred) {
+        await m.query('UPDATE rotation_runs SET next_attempt_at = $2, message = $3 WHERE id = $1', [run.id, error.until, error.message.slice(0, 1000)]);
+        return 'waiting';
       }
       await this.failed(m, run, startedBy, error.message);
       return 'failed';
