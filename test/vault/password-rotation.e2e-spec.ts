@@ -8,6 +8,7 @@ import { inputData } from '../support/http';
 import { startSmtpSink, SmtpSink } from '../support/smtp-sink';
 import { startSshd, type SshdFixture } from '../support/sshd';
 import { freePort } from '../support/tls-peers';
+import { call, share, user, workflow } from './workflow-helpers';
 
 const V1 = '/restapi/json/v1';
 const SECRET = 'rotation-webhook-test-secret';
@@ -187,6 +188,41 @@ describe('scheduled password rotation (CONFIGURE PASSWORD ROTATION)', () => {
     await until('the failure event', async () => hooks.some((h) => JSON.parse(h.body).outcome === 'failed'));
     await until('the failure mail', async () => smtp.messages().some((m) => m.includes('Password rotation failed') && m.includes(lockedOut)));
     await put(`/resourcegroup/${gid}/passwordrotation`, { ENABLED: 'false' });
+  }, 120_000);
+
+  it('rotates an account under an exclusive check-out only when it is checked in', async () => {
+    const w = workflow(s.vaultUrl);
+    const ids = await accountIds(resourceId);
+    const held = ids[users[0]];
+    const owner = { id: 0, token: s.adminToken, name: 'admin' };
+    const before = await storedPassword(held);
+    expect((await call(s.vaultUrl, 'put', `${V1}/resources/${resourceId}/accounts/${held}/accesscontrol`, s.adminToken, {})).result.status).toBe('Success');
+    const alice = await user(s);
+    await share(s, resourceId, alice.id);
+    expect((await w.request(alice, held, { REASON: 'maintenance' })).result.status).toBe('Success');
+    expect((await w.approve(owner, held, alice.id)).result.status).toBe('Success');
+    expect((await w.checkout(alice, held)).result.status).toBe('Success');
+
+    const rotatedRows = () => s.dataSource.query(`SELECT id FROM audit WHERE account_id = $1 AND operation = 'Password Rotated'`, [held]);
+    const rotatedBefore = (await rotatedRows()).length;
+    await put(`/resourcegroup/${groupId}/passwordrotation`, { ENABLED: 'true', INTERVAL: '1', INTERVALUNIT: 'days' });
+    await s.dataSource.query('UPDATE rotation_schedules SET next_run = now() WHERE group_id = $1', [groupId]);
+    await until('the other accounts to rotate', async () => {
+      const rows = await s.dataSource.query(`SELECT account_id, status, message FROM rotation_runs WHERE group_id = $1 AND due_at = (SELECT max(due_at) FROM rotation_runs WHERE group_id = $1)`, [groupId]);
+      return rows.length === Object.keys(ids).length && rows.filter((r: { status: string }) => r.status === 'done').length === rows.length - 1;
+    });
+    const [waiting] = await s.dataSource.query(`SELECT status, message FROM rotation_runs WHERE account_id = $1 AND status = 'due'`, [held]);
+    expect(waiting).toEqual({ status: 'due', message: 'Waiting for the check-in of an exclusive check-out' });
+    expect((await rotatedRows()).length).toBe(rotatedBefore);
+
+    expect((await w.checkin(alice, held, alice.id)).result.status).toBe('Success');
+    await until('the rotation after the check-in', async () => (await s.dataSource.query(`SELECT 1 FROM rotation_runs WHERE account_id = $1 AND status = 'due'`, [held])).length === 0);
+    await call(s.vaultUrl, 'put', `${V1}/resources/${resourceId}/accounts/${held}/accesscontrol`, s.adminToken, { ENABLED: 'false' });
+    const now = await storedPassword(held);
+    expect(now).not.toBe(before);
+    expect((await rotatedRows()).length).toBe(rotatedBefore + 1);
+    expect(await sshd.clientLogin(users[0], { password: now })).toMatchObject({ ok: true });
+    await put(`/resourcegroup/${groupId}/passwordrotation`, { ENABLED: 'false' });
   }, 120_000);
 
   const storedPassword2 = async (rid: number, aid: number) =>

@@ -6,7 +6,6 @@ import { ACCOUNT_ROTATOR } from './account-rotator';
 import { DualAccountsController } from './dual-accounts.controller';
 import { DualAccountsService } from './dual-accounts.service';
 import { RemoteAccountRotator } from './remote-account-rotator';
-import { RotationEvents } from './rotation-events';
 import { RotationNotices } from './rotation-notices';
 import { RotationScheduler } from './rotation-scheduler';
 import { RotationSchedulesController } from './rotation-schedules.controller';
@@ -16,7 +15,6 @@ import { RotationSchedulesService } from './rotation-schedules.service';
 @Module({
   imports: [ResourceGroupsModule, ResourcesModule, PasswordRequestsModule],
   controllers: [RotationSchedulesController, DualAccountsController],
-  providers: [RotationSchedulesService, DualAccountsService, RotationEvents, RotationNotices, RotationScheduler, { provide: ACCOUNT_ROTATOR, useClass: RemoteAccountRotator }],
-  exports: [RotationEvents],
+  providers: [RotationSchedulesService, DualAccountsService, RotationNotices, RotationScheduler, { provide: ACCOUNT_ROTATOR, useClass: RemoteAccountRotator }],
 })
 export class RotationModule {}
