@@ -108,6 +108,9 @@ describe('two-account rotation (CONFIGURE DUAL ACCOUNT)', () => {
     });
     const op = await read(ids[blue]);
     expect(op.Details).toEqual({ PASSWORD: 'Blue-Pass-word-1', ACCOUNTNAME: blue });
+    // The audit names the member whose password went out (quick read path).
+    const [readRow] = await s.dataSource.query(`SELECT account_name, description FROM audit WHERE operation = 'Password Retrieved' ORDER BY id DESC LIMIT 1`);
+    expect(readRow).toEqual({ account_name: blue, description: `Current member of the pair: ${blue}.` });
     const [audit] = await s.dataSource.query(`SELECT account_name, description FROM audit WHERE operation = 'Dual Account Configured'`);
     expect(audit).toEqual({ account_name: blue, description: `Paired with ${green}, grace 0.02 minutes` });
   });

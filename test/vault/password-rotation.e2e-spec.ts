@@ -225,6 +225,28 @@ describe('scheduled password rotation (CONFIGURE PASSWORD ROTATION)', () => {
     await put(`/resourcegroup/${groupId}/passwordrotation`, { ENABLED: 'false' });
   }, 120_000);
 
+  it("rotates only the accounts the schedule's owner may change, whatever the group matches", async () => {
+    const bob = await createUserWithToken(s, 'rot-bob', 'Administrator');
+    const bobAdmin = await sshd.createUser('Bob-Adm1n-word', { sudo: true });
+    const own = await createResource(s.vaultUrl, bob.token, { RESOURCENAME: 'bob-host', DNSNAME: '127.0.0.1', ACCOUNTNAME: bobAdmin, PASSWORD: 'Bob-Adm1n-word' });
+    expect((await put(`/resources/${own.resourceId}/remotepasswordreset`, { ACCOUNTNAME: bobAdmin, PORT: String(sshd.port) }, bob.token)).body.operation.result.status).toBe('Success');
+    // A dynamic group of bob's matches every "host", rot-host (which bob cannot see) included.
+    const made = await request(s.vaultUrl)
+      .post(`${V1}/resourcegroup`)
+      .set('AUTHTOKEN', bob.token)
+      .type('form')
+      .send({ INPUT_DATA: inputData({ critgroup: 'all-hosts', NoOfCriteria: '1', condition_1: 'RESOURCENAME', operator_1: 'CONTAINS', valuefield_1: 'host' }) });
+    const gid = Number(made.body.operation.Details.RESOURCEGROUPID);
+    const members = await s.dataSource.query('SELECT resource_id FROM resource_group_membership WHERE group_id = $1', [gid]);
+    expect(members.length).toBeGreaterThan(1);
+    expect((await put(`/resourcegroup/${gid}/passwordrotation`, { ENABLED: 'true', INTERVAL: '1', INTERVALUNIT: 'days' }, bob.token)).body.operation.result.status).toBe('Success');
+    await s.dataSource.query('UPDATE rotation_schedules SET next_run = now() WHERE group_id = $1', [gid]);
+    await until('bob-host rotated', async () => (await s.dataSource.query(`SELECT 1 FROM rotation_runs WHERE group_id = $1 AND status = 'done'`, [gid])).length === 1);
+    await put(`/resourcegroup/${gid}/passwordrotation`, { ENABLED: 'false' }, bob.token);
+    const runs = await s.dataSource.query('SELECT account_id FROM rotation_runs WHERE group_id = $1', [gid]);
+    expect(runs).toEqual([{ account_id: own.accountId }]);
+  }, 120_000);
+
   const storedPassword2 = async (rid: number, aid: number) =>
     (await request(s.vaultUrl).get(`${V1}/resources/${rid}/accounts/${aid}/password`).set('AUTHTOKEN', s.adminToken)).body.operation.Details.PASSWORD;
 });

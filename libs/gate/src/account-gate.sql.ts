@@ -160,7 +160,7 @@ export function decisionAuditCte(rule: AccountUseRule, p: GateSlots, description
          v.rid, coalesce(v.rname, ''), v.id, coalesce(v.name, ''), ${p.reason}, ${p.ticket},
          CASE WHEN v.id IS NULL THEN 'refused: NOT_FOUND (resource ' || (${p.rid})::int::text || ', account ' || (${p.aid})::int::text || ')'
               WHEN v.refusal IS NOT NULL THEN 'refused: ' || v.refusal
-              ELSE ${description} END
+              ELSE ${memberNamed(description)} END
   FROM caller c LEFT JOIN verdict v ON true
   ${which}
   RETURNING id
@@ -173,10 +173,15 @@ function grantAuditCte(rule: AccountUseRule, p: GateSlots, description: string):
   return `logged AS (
   INSERT INTO audit (${AUDIT_COLUMNS})
   SELECT c.org_id, 'Resource', '${rule.granted}', 'Success', c.id, c.username, ${p.ip}, ${p.client},
-         v.rid, v.rname, v.id, v.name, ${p.reason}, ${p.ticket}, ${description}
+         v.rid, v.rname, v.id, v.name, ${p.reason}, ${p.ticket}, ${memberNamed(description)}
   FROM caller c JOIN verdict v ON v.refusal IS NULL
   RETURNING id
 )`;
+}
+
+/** A grant's description, naming the pair member whose password a read released. */
+function memberNamed(description: string): string {
+  return `CASE WHEN v.member_name IS NULL THEN ${description} ELSE rtrim('Current member of the pair: ' || v.member_name || '. ' || ${description}) END`;
 }
 
 const AUDIT_COLUMNS = `org_id, category, operation, outcome, actor_id, actor_name, ip, client,

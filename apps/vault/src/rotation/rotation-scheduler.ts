@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditOperation, AuditWriter } from '@app/audit';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { resourceVisibleSql } from '@app/gate';
 import { ACCOUNT_ROTATOR, AccountRotator, RotationDeferred } from './account-rotator';
 import { RotationEvents } from './rotation-events';
 import { RotationNotices } from './rotation-notices';
@@ -31,7 +32,9 @@ interface ClaimedRun {
 /**
  * Scheduled rotation. Every instance ticks; the database decides who does what:
  *  - a due schedule is expanded into one rotation_runs row per account of the group's
- *    resources that have remote reset configured, and its next_run advanced, in one
+ *    resources that have remote reset configured and that whoever set the schedule may
+ *    change (modify access, at the due time: a group can hold resources its creator cannot
+ *    see), and its next_run advanced, in one
  *    transaction under the schedule row's lock (SKIP LOCKED): each due time once;
  *  - each run is claimed with FOR UPDATE SKIP LOCKED and the lock kept while the account
  *    rotates, so exactly one instance rotates it; an instance that dies releases it at once,
@@ -94,9 +97,12 @@ export class RotationScheduler implements OnApplicationBootstrap, BeforeApplicat
         await m.query(
           `INSERT INTO rotation_runs (group_id, org_id, account_id, due_at, next_attempt_at)
            SELECT s.group_id, s.org_id, a.id, s.next_run, s.next_run
-           FROM rotation_schedules s JOIN resource_group_membership gm ON gm.group_id = s.group_id
+           FROM rotation_schedules s JOIN users u ON u.id = s.updated_by AND u.org_id = s.org_id
+             JOIN resource_group_membership gm ON gm.group_id = s.group_id
              JOIN resources r ON r.id = gm.resource_id AND r.org_id = s.org_id JOIN accounts a ON a.resource_id = r.id
            WHERE s.group_id = $1 AND r.remote_account_id IS NOT NULL
+             -- on behalf of whoever set the schedule: only accounts they may change themselves
+             AND ${resourceVisibleSql('r', 's.org_id', 'u.id', 'u.is_super_admin', { account: 'a', atLeast: 'modify' })}
              AND NOT EXISTS (SELECT 1 FROM accounts h WHERE h.dual_partner_id = a.id) -- a pair's partner rotates with its head
              -- a run still waiting (check-out, a pair's grace, retries) stands for this due time too: no backlog
              AND NOT EXISTS (SELECT 1 FROM rotation_runs w WHERE w.group_id = s.group_id AND w.account_id = a.id AND w.status = 'due')
