@@ -261,6 +261,28 @@ export class AccountSecretGate {
   }
 
   /**
+   * Inside the caller's transaction (see `transaction`), with the resource row locked: decides
+   * a change of an attribute that decides where the resource's stored credentials are sent
+   * (DNS name, the name when there is none, port, type). When the resource names an
+   * administrator account, that is the 'redirect' use of it (full access to the resource,
+   * access control and check-out holder, help-desk rule, reason and ticket); a refusal throws,
+   * audited as `Password Use Denied` once rolled back. Without one, nothing is sent there on
+   * anyone's behalf and the caller's own full-access check is the decision. Returns the
+   * administrator account decided on, or null.
+   */
+  async authorizeRedirect(
+    m: EntityManager,
+    actor: Actor,
+    resourceId: number,
+    opts: { reason?: string; ticketId?: string } = {},
+  ): Promise<{ id: number; name: string } | null> {
+    const [resource] = await m.query('SELECT remote_account_id FROM resources WHERE id = $1 AND org_id = $2', [resourceId, actor.orgId]);
+    if (!resource?.remote_account_id) return null;
+    const account = await this.authorizeChange(m, actor, { use: 'redirect', resourceId, accountId: resource.remote_account_id, ...opts });
+    return { id: account.id, name: account.name };
+  }
+
+  /**
    * The server's own change (the reset after a check-in): no caller to check, the
    * check-in that triggers it was decided by the workflow. Locks and returns the account.
    */

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { complianceProblems, isExpired, Keyring } from '@app/crypto';
 import { AppError, ErrorCode, reply, Reply } from '@app/http';
 import { findAccount, findResource } from '../common/access';
 import { bool, displayTime, orNA } from '../common/format';
-import { resourceVisibleSql, visibilityParams } from '@app/gate';
+import { guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
 import { PoliciesService } from '../policies/policies.service';
 import { customFieldsOf, insertCustomFields, mergeCustomFields, parseCustomFields } from '../resources/custom-fields';
 import { PASSWORD_CONTEXT } from '@app/gate';
@@ -73,21 +73,25 @@ export class AccountsService {
     let added = 0;
     await this.dataSource.transaction(async (m) => {
       const resource = await findResource(m, actor, resourceId, 'fullaccess', true);
-      for (const a of accounts) {
-        const [row] = await m.query(
-          `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
-           VALUES ($1, $2, lower($2), $3, $4, $5, now()) ON CONFLICT (resource_id, name_key) DO NOTHING RETURNING id`,
-          [resource.id, a.name, a.notes, a.policy ? policyNames.get(a.policy.toLowerCase()) : resource.password_policy, this.keyring.seal(a.password, PASSWORD_CONTEXT)],
-        );
-        statuses.push({ [a.name]: { STATUS: row ? ADDED : DUPLICATE } });
-        if (!row) continue;
-        added += 1;
-        await insertCustomFields(m, resource.id, row.id, a.customFields);
-        await this.audit.record(
-          { category: 'Resource', operation: AuditOperation.AccountAdded, actor, resourceId: resource.id, resourceName: resource.name, accountId: row.id, accountName: a.name },
-          m,
-        );
-      }
+      // New names can move the resource into or out of groups whose rules read account names.
+      const { moves } = await guardMembershipMoves(m, actor, [resource.id], async () => {
+        for (const a of accounts) {
+          const [row] = await m.query(
+            `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
+             VALUES ($1, $2, lower($2), $3, $4, $5, now()) ON CONFLICT (resource_id, name_key) DO NOTHING RETURNING id`,
+            [resource.id, a.name, a.notes, a.policy ? policyNames.get(a.policy.toLowerCase()) : resource.password_policy, this.keyring.seal(a.password, PASSWORD_CONTEXT)],
+          );
+          statuses.push({ [a.name]: { STATUS: row ? ADDED : DUPLICATE } });
+          if (!row) continue;
+          added += 1;
+          await insertCustomFields(m, resource.id, row.id, a.customFields);
+          await this.audit.record(
+            { category: 'Resource', operation: AuditOperation.AccountAdded, actor, resourceId: resource.id, resourceName: resource.name, accountId: row.id, accountName: a.name },
+            m,
+          );
+        }
+      });
+      if (moves.description) await this.recordMoves(m, actor, resource.id, resource.name, moves.description);
     });
     if (added === 0) throw new AppError(ErrorCode.Conflict, 'No account was added: every name already exists', statuses);
     return reply('Account(s) added successfully', statuses);
@@ -104,12 +108,15 @@ export class AccountsService {
         const [clash] = await m.query('SELECT id FROM accounts WHERE resource_id = $1 AND name_key = lower($2)', [account.resource_id, newName]);
         if (clash) throw AppError.conflict(`Account ${newName} already exists in resource ${account.resource_name}`);
       }
-      await m.query('UPDATE accounts SET name = $2, name_key = lower($2), notes = $3, password_policy = $4, updated_at = now() WHERE id = $1', [
-        account.id,
-        newName,
-        dto.NOTES ?? account.notes,
-        policy ?? account.password_policy,
-      ]);
+      // A new name can move the resource into or out of groups whose rules read account names.
+      const { moves } = await guardMembershipMoves(m, actor, [account.resource_id], () =>
+        m.query('UPDATE accounts SET name = $2, name_key = lower($2), notes = $3, password_policy = $4, updated_at = now() WHERE id = $1', [
+          account.id,
+          newName,
+          dto.NOTES ?? account.notes,
+          policy ?? account.password_policy,
+        ]),
+      );
       await mergeCustomFields(m, account.resource_id, account.id, fields, 'account');
       await this.audit.record(
         {
@@ -120,7 +127,7 @@ export class AccountsService {
           resourceName: account.resource_name,
           accountId: account.id,
           accountName: newName,
-          description: newName !== account.name ? `renamed from ${account.name}` : '',
+          description: withMoves(newName !== account.name ? `renamed from ${account.name}` : '', moves),
         },
         m,
       );
@@ -133,13 +140,27 @@ export class AccountsService {
   async delete(actor: Actor, resourceId: number, accountId: number): Promise<Reply> {
     const name = await this.dataSource.transaction(async (m) => {
       const account = await findAccount(m, actor, resourceId, accountId, 'fullaccess', true);
-      await m.query('DELETE FROM accounts WHERE id = $1', [account.id]);
+      const { moves } = await guardMembershipMoves(m, actor, [account.resource_id], () => m.query('DELETE FROM accounts WHERE id = $1', [account.id]));
       await this.audit.record(
-        { category: 'Resource', operation: AuditOperation.AccountDeleted, actor, resourceId: account.resource_id, resourceName: account.resource_name, accountId: account.id, accountName: account.name },
+        {
+          category: 'Resource',
+          operation: AuditOperation.AccountDeleted,
+          actor,
+          resourceId: account.resource_id,
+          resourceName: account.resource_name,
+          accountId: account.id,
+          accountName: account.name,
+          description: moves.description,
+        },
         m,
       );
       return account.name;
     });
     return reply(`Account ${name} deleted successfully`);
+  }
+
+  /** An allowed membership move made by adding accounts, in its own audit row. */
+  private recordMoves(m: EntityManager, actor: Actor, resourceId: number, resourceName: string, description: string) {
+    return this.audit.record({ category: 'Resource', operation: AuditOperation.ResourceModified, actor, resourceId, resourceName, description }, m);
   }
 }

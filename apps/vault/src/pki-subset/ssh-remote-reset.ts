@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
-import { AccountSecretGate, AccountUse, resourceVisibleSql, visibilityParams } from '@app/gate';
+import { AccountSecretGate, AccountUse, guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
 import { AppError, ErrorCode, reply, Reply } from '@app/http';
 import { parseHost } from '@app/pki/discovery';
 import { changeRemotePassword, hostKeyHost, type SshTarget } from '@app/pki/ssh';
@@ -159,12 +159,15 @@ export class SshRemoteReset {
     };
     await this.loginAudited(actor, resource, admin, target);
     return this.dataSource.transaction(async (m) => {
-      await m.query('UPDATE resources SET remote_account_id = $2, remote_port = $3, dns_name = coalesce($4, dns_name), updated_at = now() WHERE id = $1', [
-        resourceId,
-        admin.id,
-        port,
-        host ?? null,
-      ]);
+      // A new DNS name can move the resource into or out of groups whose rules read it.
+      const { moves } = await guardMembershipMoves(m, actor, [resourceId], () =>
+        m.query('UPDATE resources SET remote_account_id = $2, remote_port = $3, dns_name = coalesce($4, dns_name), updated_at = now() WHERE id = $1', [
+          resourceId,
+          admin.id,
+          port,
+          host ?? null,
+        ]),
+      );
       await this.audit.record(
         {
           category: 'Resource',
@@ -174,7 +177,7 @@ export class SshRemoteReset {
           resourceName: resource.name,
           accountId: admin.id,
           accountName: admin.name,
-          description: `Remote password reset through ${target.host}:${port} as ${admin.name}`,
+          description: withMoves(`Remote password reset through ${target.host}:${port} as ${admin.name}`, moves),
         },
         m,
       );

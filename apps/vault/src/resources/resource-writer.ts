@@ -11,7 +11,7 @@ import { resolveOwner } from './owner';
 import { CreateResourceDto, EditResourceDto } from './resource.dto';
 import { joinStaticGroup } from './resource-groups';
 import { canonicalType, checkTypeChange, isFileType } from './resource-types';
-import { PASSWORD_CONTEXT } from '@app/gate';
+import { AccountSecretGate, guardMembershipMoves, PASSWORD_CONTEXT, withMoves } from '@app/gate';
 import { pgPool, prepared } from '@app/persistence';
 
 // A name already taken inserts nothing, and then neither does the rest.
@@ -32,6 +32,7 @@ export class ResourceWriter {
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
     private readonly policies: PoliciesService,
+    private readonly gate: AccountSecretGate,
   ) {}
 
   async create(actor: Actor, dto: CreateResourceDto, file: Express.Multer.File | undefined, req?: ParsedRequest): Promise<Reply> {
@@ -120,12 +121,18 @@ export class ResourceWriter {
     if (!created.length) throw AppError.conflict(`Resource ${dto.RESOURCENAME} already exists`);
   }
 
+  /**
+   * Op 17a. Full access to the resource; an edit that changes where its stored credentials
+   * are sent also needs the gate's 'redirect' decision on its administrator account, and one
+   * that moves it into or out of a rule-based resource group needs the right to edit that
+   * group (guardMembershipMoves). Refusals change nothing.
+   */
   async edit(actor: Actor, resourceId: number, dto: EditResourceDto): Promise<Reply> {
     const fields = parseCustomFields(dto.RESOURCECUSTOMFIELD, 'resource');
     const policy = dto.RESOURCEPASSWORDPOLICY
       ? (await this.policies.require(actor.orgId, dto.RESOURCEPASSWORDPOLICY, 'RESOURCEPASSWORDPOLICY')).name
       : undefined;
-    await this.dataSource.transaction(async (m) => {
+    await this.gate.transaction(actor, async (m) => {
       const resource = await findResource(m, actor, resourceId, 'fullaccess', true);
       const type = dto.RESOURCETYPE ? canonicalType(dto.RESOURCETYPE) : resource.type;
       checkTypeChange(resource.type, type);
@@ -134,18 +141,34 @@ export class ResourceWriter {
         const [clash] = await m.query('SELECT id FROM resources WHERE org_id = $1 AND name_key = lower($2)', [resource.org_id, name]);
         if (clash) throw AppError.conflict(`Resource ${name} already exists`);
       }
-      await m.query(
-        `UPDATE resources SET name = $2, name_key = lower($2), type = $3, description = $4, url = $5, dns_name = $6,
-           location = $7, department = $8, notes = $9, password_policy = $10, updated_at = now() WHERE id = $1`,
-        [
-          resource.id, name, type, dto.RESOURCEDESCRIPTION ?? resource.description, dto.RESOURCEURL ?? resource.url,
-          dto.DNSNAME ?? resource.dns_name, dto.LOCATION ?? resource.location, dto.DEPARTMENT ?? resource.department,
-          dto.NOTES ?? resource.notes, policy ?? resource.password_policy,
-        ],
+      const dnsName = dto.DNSNAME ?? resource.dns_name;
+      const from = destinationOf(resource);
+      const to = destinationOf({ name, type, dns_name: dnsName });
+      const admin = from !== to ? await this.gate.authorizeRedirect(m, actor, resource.id, { reason: dto.REASON, ticketId: dto.TICKETID }) : null;
+      const { moves } = await guardMembershipMoves(m, actor, [resource.id], () =>
+        m.query(
+          `UPDATE resources SET name = $2, name_key = lower($2), type = $3, description = $4, url = $5, dns_name = $6,
+             location = $7, department = $8, notes = $9, password_policy = $10, updated_at = now() WHERE id = $1`,
+          [
+            resource.id, name, type, dto.RESOURCEDESCRIPTION ?? resource.description, dto.RESOURCEURL ?? resource.url,
+            dnsName, dto.LOCATION ?? resource.location, dto.DEPARTMENT ?? resource.department,
+            dto.NOTES ?? resource.notes, policy ?? resource.password_policy,
+          ],
+        ),
       );
       await mergeCustomFields(m, resource.id, null, fields, 'resource');
+      const redirected = from !== to ? `destination ${from} -> ${to}${admin ? ` (decided on administrator account ${admin.name})` : ''}` : '';
       await this.audit.record(
-        { category: 'Resource', operation: AuditOperation.ResourceModified, actor, resourceId: resource.id, resourceName: name, description: changedFields(dto) },
+        {
+          category: 'Resource',
+          operation: AuditOperation.ResourceModified,
+          actor,
+          resourceId: resource.id,
+          resourceName: name,
+          reason: dto.REASON,
+          ticketId: dto.TICKETID,
+          description: withMoves([changedFields(dto), redirected].filter(Boolean).join('; '), moves),
+        },
         m,
       );
     });
@@ -183,6 +206,11 @@ export class ResourceWriter {
 }
 
 function changedFields(dto: EditResourceDto): string {
-  const sent = Object.entries(dto).filter(([, v]) => v !== undefined).map(([k]) => k);
+  const sent = Object.entries(dto).filter(([k, v]) => v !== undefined && k !== 'REASON' && k !== 'TICKETID').map(([k]) => k);
   return sent.length ? `changed ${sent.join(', ')}` : 'no change';
+}
+
+/** Where a resource's stored credentials are sent, as one comparable text: host (DNS name, else name) and type. */
+function destinationOf(r: { name: string; type: string; dns_name: string }): string {
+  return `${(r.dns_name.trim() || r.name.trim()).toLowerCase()} (${canonicalType(r.type)})`;
 }
