@@ -99,6 +99,7 @@ export class UsersService {
     const orgId = await resolveOrg(this.dataSource, actor, orgName);
     const message = await this.dataSource.transaction(async (m) => {
       const user = await this.findByName(m, orgId, username);
+      await this.refuseSelfJoin(actor, orgId, user, groupName);
       const group = await this.groups.ensure(m, orgId, groupName);
       const added = await this.groups.addMember(m, group.id, user.id);
       if (!added) return `User ${user.username} is already a member of the user group ${group.name}`;
@@ -116,6 +117,24 @@ export class UsersService {
       return `User ${user.username} added to the user group ${group.name} successfully`;
     });
     return reply(message);
+  }
+
+  /**
+   * No self-elevation (issue 24): a user group's shares reach its members, so only a super
+   * administrator adds themselves to one. Audited on its own connection (it outlives the rollback).
+   */
+  private async refuseSelfJoin(actor: Actor, orgId: number, user: { id: number; username: string }, groupName: string): Promise<void> {
+    if (user.id !== actor.id || actor.isSuperAdmin) return;
+    await this.audit.record({
+      category: 'User',
+      operation: AuditOperation.UserAddedToGroup,
+      outcome: 'Failed',
+      actor,
+      orgId,
+      target: user.username,
+      description: `refused: adding oneself to user group ${groupName}`,
+    });
+    throw AppError.forbidden('Only a super administrator can add themselves to a user group');
   }
 
   private async insert(
