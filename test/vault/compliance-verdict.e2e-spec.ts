@@ -1,6 +1,6 @@
 import { startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
-import { eventually, share, TestUser, user } from './workflow-helpers';
+import { controlledResource, eventually, share, TestUser, user, workflow } from './workflow-helpers';
 import { vaultClient, VaultClient } from './vault-client';
 
 /**
@@ -94,12 +94,32 @@ describe('compliance without opening passwords', () => {
     ]);
   });
 
+  it('stores the verdict of a password the server sets itself (the reset after check-in)', async () => {
+    const owner = await user(s, 'Password Administrator', 'owner');
+    const carol = await user(s, 'Password User', 'carol');
+    const r = await controlledResource(s, owner, { RESET_AFTER_CHECKIN: 'true' });
+    await share(s, r.resourceId, carol.id);
+    const w = workflow(s.vaultUrl);
+    await w.request(carol, r.accountId);
+    await w.approve(owner, r.accountId, carol.id);
+    expect((await w.checkout(carol, r.accountId)).result.status).toBe('Success');
+    await s.dataSource.query('UPDATE accounts SET compliance_policy = NULL, compliance_problems = NULL WHERE id = $1', [r.accountId]);
+    expect((await w.checkin(carol, r.accountId, carol.id)).result.status).toBe('Success');
+    expect(await s.dataSource.query('SELECT compliance_policy, compliance_problems FROM accounts WHERE id = $1', [r.accountId])).toEqual([
+      { compliance_policy: 'Strong', compliance_problems: '' },
+    ]);
+    expect(await auditOf(r.accountId, 'Password Compliance Checked')).toEqual([]);
+  });
+
   it('gives accounts from before verdicts were kept theirs at the next start, as the server, one audit row each', async () => {
     const weak = await createResource(s.vaultUrl, s.adminToken, { PASSWORD: 'short' });
     const good = await createResource(s.vaultUrl, s.adminToken, { PASSWORD: 'Exactly-20-chars-P1!' });
     // As the migration leaves them.
     await s.dataSource.query('UPDATE accounts SET compliance_policy = NULL, compliance_problems = NULL WHERE id IN ($1, $2)', [weak.accountId, good.accountId]);
-    expect((await details(admin, weak.resourceId, weak.accountId)).status).toBe('Unknown');
+    expect(await details(admin, weak.resourceId, weak.accountId)).toEqual({
+      status: 'Unknown',
+      reason: "Not checked against the Strong policy yet: checked at the server's next start",
+    });
 
     const restarted = await startTestServices({ DATA_DIR: s.config.dataDir }, s.databaseUrl);
     try {

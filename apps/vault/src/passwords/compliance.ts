@@ -26,7 +26,9 @@ export function describeVerdict(accountPolicy: string, stored: { compliance_poli
   status: string;
   reason: string;
 } {
-  const current = stored.compliance_policy !== null && stored.compliance_policy.trim().toLowerCase() === accountPolicy.trim().toLowerCase();
-  if (!current) return { status: 'Unknown', reason: `Not checked against the ${accountPolicy} policy yet: checked when the password next changes` };
+  if (stored.compliance_policy === null) return { status: 'Unknown', reason: `Not checked against the ${accountPolicy} policy yet: checked at the server's next start` };
+  if (stored.compliance_policy.trim().toLowerCase() !== accountPolicy.trim().toLowerCase()) {
+    return { status: 'Unknown', reason: `Not checked against the ${accountPolicy} policy yet: checked when the password next changes` };
+  }
   return stored.compliance_problems ? { status: 'Non-Compliant', reason: stored.compliance_problems } : { status: 'Compliant', reason: '-' };
 }
