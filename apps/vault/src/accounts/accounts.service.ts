@@ -65,10 +65,10 @@ export class AccountsService {
   /** Op 20: shape errors fail the whole request; a duplicate name is reported per account. */
   async add(actor: Actor, resourceId: number, dto: AddAccountsDto): Promise<Reply> {
     const accounts = parseAccountList(dto.ACCOUNTLIST);
-    const policyNames = new Map<string, PasswordPolicy>();
+    const policiesByName = new Map<string, PasswordPolicy>();
     for (const a of accounts) {
-      if (a.policy && !policyNames.has(a.policy.toLowerCase())) {
-        policyNames.set(a.policy.toLowerCase(), await this.policies.require(actor.orgId, a.policy, 'ACCOUNTPASSWORDPOLICY'));
+      if (a.policy && !policiesByName.has(a.policy.toLowerCase())) {
+        policiesByName.set(a.policy.toLowerCase(), await this.policies.require(actor.orgId, a.policy, 'ACCOUNTPASSWORDPOLICY'));
       }
     }
     const statuses: Record<string, { STATUS: string }>[] = [];
@@ -77,7 +77,7 @@ export class AccountsService {
       const resource = await findResource(m, actor, resourceId, 'fullaccess', true);
       const resourcePolicy = await this.policies.find(actor.orgId, resource.password_policy);
       for (const a of accounts) {
-        const policy = a.policy ? policyNames.get(a.policy.toLowerCase()) : resourcePolicy;
+        const policy = a.policy ? policiesByName.get(a.policy.toLowerCase()) : resourcePolicy;
         const verdict = verdictOf(policy, policy?.name ?? resource.password_policy, a.password);
         const [row] = await m.query(
           `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at, compliance_policy, compliance_problems)
