@@ -5,6 +5,7 @@ import { DEFAULT_POLICY_NAME, Keyring } from '@app/crypto';
 import { AppError, ParsedRequest, reply, Reply } from '@app/http';
 import { findResource } from '../common/access';
 import { filePartFor, safeFileName, storeFile } from '../files/file-store';
+import { ComplianceVerdict, verdictOf } from '../passwords/compliance';
 import { PoliciesService } from '../policies/policies.service';
 import { CustomFieldInput, insertCustomFields, isFileField, mergeCustomFields, parseCustomFields } from './custom-fields';
 import { resolveOwner } from './owner';
@@ -19,9 +20,9 @@ const CREATE_ALONE = `WITH resource AS (
     INSERT INTO resources (org_id, owner_id, name, name_key, type, description, dns_name, url, department, location, notes, password_policy)
     VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (org_id, name_key) DO NOTHING RETURNING id),
   account AS (
-    INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
-    SELECT id, $12, lower($12), $10, $13, $14, now() FROM resource RETURNING id AS account_id, resource_id),
-  logged AS (${auditInsertFrom(15, 'account')})
+    INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at, compliance_policy, compliance_problems)
+    SELECT id, $12, lower($12), $10, $13, $14, now(), $13, $15 FROM resource RETURNING id AS account_id, resource_id),
+  logged AS (${auditInsertFrom(16, 'account')})
   SELECT resource_id FROM account`;
 
 /** Create (op 6), edit (op 17a) and delete (ops 8, 9) of resources, each audited in its transaction. */
@@ -45,13 +46,12 @@ export class ResourceWriter {
     const filePart = (f: CustomFieldInput) => (isFileField(f) ? filePartFor(req, f.label, f.value) : undefined);
     const resourceFiles = resourceFields.map(filePart);
     const accountFiles = accountFields.map(filePart);
-    const resourcePolicy = (await this.policies.require(actor.orgId, dto.RESOURCEPASSWORDPOLICY ?? DEFAULT_POLICY_NAME, 'RESOURCEPASSWORDPOLICY')).name;
-    const accountPolicy = dto.ACCOUNTPASSWORDPOLICY
-      ? (await this.policies.require(actor.orgId, dto.ACCOUNTPASSWORDPOLICY, 'ACCOUNTPASSWORDPOLICY')).name
-      : resourcePolicy;
+    const resourcePolicy = await this.policies.require(actor.orgId, dto.RESOURCEPASSWORDPOLICY ?? DEFAULT_POLICY_NAME, 'RESOURCEPASSWORDPOLICY');
+    const accountPolicy = dto.ACCOUNTPASSWORDPOLICY ? await this.policies.require(actor.orgId, dto.ACCOUNTPASSWORDPOLICY, 'ACCOUNTPASSWORDPOLICY') : resourcePolicy;
+    const verdict = verdictOf(accountPolicy, accountPolicy.name, dto.PASSWORD);
     const alone = !file && !resourceFields.length && !accountFields.length && !dto.OWNERNAME && !dto.RESOURCEGROUPNAME;
     if (alone) {
-      await this.createAlone(actor, dto, type, resourcePolicy, accountPolicy);
+      await this.createAlone(actor, dto, type, resourcePolicy.name, verdict);
       return reply(`Resource ${dto.RESOURCENAME} has been added successfully`);
     }
     await this.dataSource.transaction(async (m) => {
@@ -63,13 +63,13 @@ export class ResourceWriter {
          VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
         [
           actor.orgId, owner.id, dto.RESOURCENAME, type, dto.RESOURCEDESCRIPTION ?? '', dto.DNSNAME ?? '',
-          dto.RESOURCEURL ?? '', dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy,
+          dto.RESOURCEURL ?? '', dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy.name,
         ],
       );
       const [account] = await m.query(
-        `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
-         VALUES ($1, $2, lower($2), $3, $4, $5, now()) RETURNING id`,
-        [resource.id, dto.ACCOUNTNAME, dto.NOTES ?? '', accountPolicy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT)],
+        `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at, compliance_policy, compliance_problems)
+         VALUES ($1, $2, lower($2), $3, $4, $5, now(), $4, $6) RETURNING id`,
+        [resource.id, dto.ACCOUNTNAME, dto.NOTES ?? '', verdict.policy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT), verdict.problems],
       );
       await this.storeCustomFields(m, resource.id, null, resourceFields, resourceFiles);
       await this.storeCustomFields(m, resource.id, account.id, accountFields, accountFiles);
@@ -104,11 +104,11 @@ export class ResourceWriter {
    * The usual creation (the caller owns it, no custom fields, file or group): resource,
    * account and audit row in one statement, so one round trip and no transaction around it.
    */
-  private async createAlone(actor: Actor, dto: CreateResourceDto, type: string, resourcePolicy: string, accountPolicy: string): Promise<void> {
+  private async createAlone(actor: Actor, dto: CreateResourceDto, type: string, resourcePolicy: string, verdict: ComplianceVerdict): Promise<void> {
     const created = await prepared<{ resource_id: number }>(pgPool(this.dataSource), 'resource_create_alone', CREATE_ALONE, [
       actor.orgId, actor.id, dto.RESOURCENAME, type, dto.RESOURCEDESCRIPTION ?? '', dto.DNSNAME ?? '', dto.RESOURCEURL ?? '',
       dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy,
-      dto.ACCOUNTNAME, accountPolicy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT),
+      dto.ACCOUNTNAME, verdict.policy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT), verdict.problems,
       ...auditValues({
         category: 'Resource',
         operation: AuditOperation.ResourceCreated,

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { complianceProblems, DEFAULT_POLICY_NAME } from '@app/crypto';
 import { AppError, reply, Reply } from '@app/http';
-import { createApiUserIn } from '@app/server';
+import { insertApiUser } from '@app/server';
 import { UserGroupsService } from '../groups/user-groups.service';
 import { PoliciesService } from '../policies/policies.service';
 import { NewUser } from './new-user';
@@ -147,11 +147,15 @@ export class UsersService {
     let id: number;
     let token: string | undefined;
     if (user.apiUser) {
-      const made = await createApiUserIn(
-        m,
-        { orgId: actor.orgId, username: user.username, role: user.role, superAdmin: user.superAdmin, allowedHosts: user.allowedHosts, fullName: user.fullName },
-        actor.username,
-      );
+      // The creation's one audit row is create()'s, which names the actor.
+      const made = await insertApiUser(m, {
+        orgId: actor.orgId,
+        username: user.username,
+        role: user.role,
+        superAdmin: user.superAdmin,
+        allowedHosts: user.allowedHosts,
+        fullName: user.fullName,
+      });
       id = made.userId;
       token = made.token;
     } else {
