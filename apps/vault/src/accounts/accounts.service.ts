@@ -75,14 +75,16 @@ export class AccountsService {
     let added = 0;
     await this.dataSource.transaction(async (m) => {
       const resource = await findResource(m, actor, resourceId, 'fullaccess', true);
-<<<<<<< HEAD
+      const resourcePolicy = await this.policies.find(actor.orgId, resource.password_policy);
       // New names can move the resource into or out of groups whose rules read account names.
       const { moves } = await guardMembershipMoves(m, actor, [resource.id], async () => {
         for (const a of accounts) {
+          const policy = a.policy ? policiesByName.get(a.policy.toLowerCase()) : resourcePolicy;
+          const verdict = verdictOf(policy, policy?.name ?? resource.password_policy, a.password);
           const [row] = await m.query(
-            `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
-             VALUES ($1, $2, lower($2), $3, $4, $5, now()) ON CONFLICT (resource_id, name_key) DO NOTHING RETURNING id`,
-            [resource.id, a.name, a.notes, a.policy ? policyNames.get(a.policy.toLowerCase()) : resource.password_policy, this.keyring.seal(a.password, PASSWORD_CONTEXT)],
+            `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at, compliance_policy, compliance_problems)
+             VALUES ($1, $2, lower($2), $3, $4, $5, now(), $4, $6) ON CONFLICT (resource_id, name_key) DO NOTHING RETURNING id`,
+            [resource.id, a.name, a.notes, verdict.policy, this.keyring.seal(a.password, PASSWORD_CONTEXT), verdict.problems],
           );
           statuses.push({ [a.name]: { STATUS: row ? ADDED : DUPLICATE } });
           if (!row) continue;
@@ -95,26 +97,6 @@ export class AccountsService {
         }
       });
       if (moves.description) await this.recordMoves(m, actor, resource.id, resource.name, moves.description);
-=======
-      const resourcePolicy = await this.policies.find(actor.orgId, resource.password_policy);
-      for (const a of accounts) {
-        const policy = a.policy ? policiesByName.get(a.policy.toLowerCase()) : resourcePolicy;
-        const verdict = verdictOf(policy, policy?.name ?? resource.password_policy, a.password);
-        const [row] = await m.query(
-          `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at, compliance_policy, compliance_problems)
-           VALUES ($1, $2, lower($2), $3, $4, $5, now(), $4, $6) ON CONFLICT (resource_id, name_key) DO NOTHING RETURNING id`,
-          [resource.id, a.name, a.notes, verdict.policy, this.keyring.seal(a.password, PASSWORD_CONTEXT), verdict.problems],
-        );
-        statuses.push({ [a.name]: { STATUS: row ? ADDED : DUPLICATE } });
-        if (!row) continue;
-        added += 1;
-        await insertCustomFields(m, resource.id, row.id, a.customFields);
-        await this.audit.record(
-          { category: 'Resource', operation: AuditOperation.AccountAdded, actor, resourceId: resource.id, resourceName: resource.name, accountId: row.id, accountName: a.name },
-          m,
-        );
-      }
->>>>>>> i24-misc
     });
     if (added === 0) throw new AppError(ErrorCode.Conflict, 'No account was added: every name already exists', statuses);
     return reply('Account(s) added successfully', statuses);
