@@ -149,7 +149,7 @@ describe('scheduled password rotation (CONFIGURE PASSWORD ROTATION)', () => {
       expect(await sshd.clientLogin(name, { password: now })).toMatchObject({ ok: true });
     }
     const [audit] = await s.dataSource.query(`SELECT description FROM audit WHERE operation = 'Password Rotated' LIMIT 1`);
-    expect(audit.description).toBe('By the rotation schedule of resource group rotated-hosts');
+    expect(audit.description).toBe('Scheduled rotation; started by rotation schedule of resource group rotated-hosts');
 
     const shown = await request(s.vaultUrl).get(`${V1}/resourcegroup/${groupId}/passwordrotation`).set('AUTHTOKEN', s.adminToken);
     expect(shown.body.operation.Details).toMatchObject({ ENABLED: 'false', NEXTRUN: '' });

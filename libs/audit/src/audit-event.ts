@@ -20,6 +20,8 @@ export const AuditOperation = {
   PasswordChangeDenied: 'Password Change Denied',
   PasswordUsed: 'Password Used',
   PasswordUseDenied: 'Password Use Denied',
+  PasswordComplianceChecked: 'Password Compliance Checked',
+  PasswordComplianceCheckDenied: 'Password Compliance Check Denied',
   PasswordRequested: 'Password Requested',
   RequestApproved: 'Password Request Approved',
   RequestRejected: 'Password Request Rejected',

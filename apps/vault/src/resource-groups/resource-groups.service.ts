@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, listReply, reply, Reply } from '@app/http';
 import { parseId } from '../common/ids';
-import { resourceVisibleSql, visibilityParams } from '@app/gate';
+import { mayEditResourceGroup, resourceVisibleSql, visibilityParams } from '@app/gate';
 import { GroupInput } from './group-criteria';
 import { ShareGroupDto } from './resource-group.dto';
 import { resourceListEntry } from '../resources/resources.service';
@@ -173,7 +173,7 @@ export class ResourceGroupsService {
   }
 
   private mayChange(actor: Actor, group: GroupRow): void {
-    if (!actor.isSuperAdmin && group.created_by !== actor.id) {
+    if (!mayEditResourceGroup(actor, group)) {
       throw AppError.forbidden(`Only the creator of resource group ${group.name} or a super administrator can change it`);
     }
   }

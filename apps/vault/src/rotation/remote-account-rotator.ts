@@ -67,9 +67,9 @@ export class RemoteAccountRotator implements AccountRotator {
     const password = generatePassword(policy);
     const pair = head.partner_id !== null;
     await this.remote.resetRemotePassword(memberId, password, {
-      actor: null,
+      startedBy: run.startedBy,
       operation: AuditOperation.PasswordRotated,
-      description: pair ? `By the ${run.startedBy}; member ${memberName} of pair ${head.name} is now current` : `By the ${run.startedBy}`,
+      description: pair ? `Scheduled rotation; member ${memberName} of pair ${head.name} is now current` : 'Scheduled rotation',
       onStored: async (m: EntityManager) => {
         if (pair) await this.switchTo(m, head, memberId, memberName, password);
         await m.query('UPDATE accounts SET last_rotation_run = $2, rotation_failed_at = NULL WHERE id = $1', [head.id, run.runId]);
@@ -88,7 +88,7 @@ export class RemoteAccountRotator implements AccountRotator {
 
   /** The new member password must log in before reads answer it. */
   private async switchTo(m: EntityManager, head: RotatedAccount, memberId: number, memberName: string, password: string): Promise<void> {
-    const target = { orgId: head.org_id, resourceId: head.resource_id, accountId: memberId, accountName: memberName };
+    const target = { orgId: head.org_id, resourceId: head.resource_id, accountId: memberId, accountName: memberName, startedBy: `rotation of pair ${head.name}` };
     if (!(await this.logins.verify(target, password))) {
       throw new AppError(ErrorCode.Unavailable, `The new password of ${memberName} was set but does not log in yet; the pair still answers the other member`);
     }
