@@ -17,6 +17,7 @@ describe('bounded peers (issue 24 item 10)', () => {
   let s: TestServices;
   let sshd: SshdFixture;
   let dripper: Server;
+  let tlsDripper: Server;
   const sockets = new Set<Socket>();
   const api = client(() => s.pkiUrl, () => s.adminToken);
 
@@ -33,11 +34,24 @@ describe('bounded peers (issue 24 item 10)', () => {
       });
     });
     await new Promise<void>((resolve) => dripper.listen(http01, '127.0.0.1', resolve));
-    [s, sshd] = await Promise.all([startTestServices({ ACME_HTTP01_PORT: String(http01) }), startSshd()]);
+    // A tls-alpn-01 peer that answers the ClientHello with a record header announcing 16 KiB, then drips it.
+    tlsDripper = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.once('data', () => {
+        socket.write(Buffer.from([0x16, 0x03, 0x03, 0x40, 0x00]));
+        const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write(Buffer.from([0x02]))), 300);
+        socket.on('close', () => clearInterval(drip));
+      });
+    });
+    const tlsAlpn01 = await freePort();
+    await new Promise<void>((resolve) => tlsDripper.listen(tlsAlpn01, '127.0.0.1', resolve));
+    [s, sshd] = await Promise.all([startTestServices({ ACME_HTTP01_PORT: String(http01), ACME_TLSALPN01_PORT: String(tlsAlpn01) }), startSshd()]);
   });
   afterAll(async () => {
     for (const socket of sockets) socket.destroy();
     dripper?.close();
+    tlsDripper?.close();
     await s?.close();
     await sshd?.stop();
   });
@@ -65,17 +79,21 @@ describe('bounded peers (issue 24 item 10)', () => {
     expect(existsSync(join(home, 'finished'))).toBe(false);
   });
 
-  it('http-01 validation against a peer that drips its answer ends within 10 s: the challenge is invalid', async () => {
-    expect((await api.post('setAcmeAllowedDomains', { caName: 'issuing-ca', allowedDomains: '127.0.0.0/8' })).body.result.status).toBe('Success');
+  async function challengeFor(type: 'http-01' | 'tls-alpn-01'): Promise<{ c: AcmeTestClient; url: string }> {
     const key = (await api.post('createAcmeEabKey', { caName: 'issuing-ca' })).body.details;
     const c = await new AcmeTestClient(`${s.pkiUrl}/acme/issuing-ca/directory`).init();
     expect((await c.register(key.keyId, key.hmacKey)).status).toBe(201);
     const order = await c.post(c.directory.newOrder, { identifiers: [{ type: 'ip', value: '127.0.0.1' }] });
     expect(order.status).toBe(201);
     const authz = await c.post(order.body.authorizations[0], '');
-    const challenge = authz.body.challenges.find((ch: { type: string }) => ch.type === 'http-01');
+    return { c, url: authz.body.challenges.find((ch: { type: string }) => ch.type === type).url };
+  }
+
+  it.each(['http-01', 'tls-alpn-01'] as const)('%s validation against a peer that drips its answer ends within 10 s: the challenge is invalid', async (type) => {
+    expect((await api.post('setAcmeAllowedDomains', { caName: 'issuing-ca', allowedDomains: '*, 127.0.0.0/8' })).body.result.status).toBe('Success');
+    const { c, url } = await challengeFor(type);
     const started = Date.now();
-    const answer = await c.post(challenge.url, {});
+    const answer = await c.post(url, {});
     const elapsed = Date.now() - started;
     expect(answer.body.status).toBe('invalid');
     expect(answer.body.error).toMatchObject({ type: 'urn:ietf:params:acme:error:connection', detail: expect.stringContaining('within 10 s') });
