@@ -1,4 +1,5 @@
 export * from './account-gate';
+export * from './administrator-use';
 export * from './account-gate.sql';
 export * from './checkout-state';
 export * from './gate.module';

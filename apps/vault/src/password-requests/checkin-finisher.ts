@@ -145,7 +145,8 @@ export class CheckinFinisher {
 
   private async settle(m: EntityManager, row: CheckinRow & { pending_password: Buffer }, actor: Actor | null, change: boolean): Promise<void> {
     const remote = this.remote!;
-    const target: RemoteTarget = { orgId: row.org_id, resourceId: row.resource_id, accountId: row.account_id, accountName: row.account_name };
+    const startedBy = `reset after check-in of request ${row.id}${actor ? ` by ${actor.username}` : ' (check-out time ended)'}`;
+    const target: RemoteTarget = { orgId: row.org_id, resourceId: row.resource_id, accountId: row.account_id, accountName: row.account_name, startedBy };
     const account = await this.gate.authorizeServerChange(m, row.account_id);
     const fresh = await this.keyring.openText(row.pending_password, PENDING_PASSWORD_CONTEXT);
     let changed = false;
