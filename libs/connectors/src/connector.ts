@@ -62,6 +62,8 @@ export class ConnectorError extends Error {
   constructor(
     readonly reason: ConnectorFailure,
     message: string,
+    /** True when nothing reached the target (connection refused, unknown host): a change certainly did not happen. */
+    readonly unsent = false,
   ) {
     super(message);
     this.name = 'ConnectorError';
@@ -81,10 +83,10 @@ export function networkFailure(error: unknown, target: ConnectorTarget): Connect
   const at = where(target);
   switch (e?.code) {
     case 'ECONNREFUSED':
-      return new ConnectorError('unreachable', `Cannot reach ${at}: connection refused`);
+      return new ConnectorError('unreachable', `Cannot reach ${at}: connection refused`, true);
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new ConnectorError('unreachable', `Cannot reach ${at}: unknown host`);
+      return new ConnectorError('unreachable', `Cannot reach ${at}: unknown host`, true);
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
     case 'ECONNRESET':
@@ -94,7 +96,7 @@ export function networkFailure(error: unknown, target: ConnectorTarget): Connect
       return new ConnectorError('timeout', `Cannot reach ${at}: timed out`);
   }
   const tls = tlsFailure(e);
-  if (tls) return new ConnectorError('tls', `TLS with ${at} failed: ${tls}`);
+  if (tls) return new ConnectorError('tls', `TLS with ${at} failed: ${tls}`, true);
   return undefined;
 }
 

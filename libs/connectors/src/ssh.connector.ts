@@ -66,7 +66,10 @@ const REASONS: Record<string, ConnectorFailure> = {
 };
 
 function mapError(error: unknown): unknown {
-  if (error instanceof RemoteHostError) return new ConnectorError(REASONS[error.reason] ?? 'failed', error.message);
+  if (error instanceof RemoteHostError) {
+    const unsent = error.reason === 'host_key_rejected' || (error.reason === 'unreachable' && /connection refused|unknown host/.test(error.message));
+    return new ConnectorError(REASONS[error.reason] ?? 'failed', error.message, unsent);
+  }
   if (error instanceof SshKeyError) return new ConnectorError('invalid', error.message);
   return error;
 }
