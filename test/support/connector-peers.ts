@@ -181,7 +181,7 @@ async function ldapPeer(): Promise<ConnectorPeer> {
     untrusted: { target: { ...target, port: slapd.ldapsPort, tls: 'verify' }, config: { ...ldapsConfig, TLS: 'verify' } },
     trusted: { target: { ...target, tls: 'starttls', caCert: slapd.certPem }, config: { DNSNAME: slapd.host, PORT: String(slapd.port), USERDN: template, TLS: 'starttls', CACERT: slapd.certPem } },
     admin: { username: slapd.rootDn, password: slapd.rootPassword },
-    hostileNames: ['*)(uid=*', 'x,ou=admins', 'cn=admin,dc=example,dc=org'],
+    hostileNames: ['*)(uid=*', 'x,ou=admins', 'a+cn=admin,dc=example,dc=org'],
     async createAccount(password, name = `vt${rand()}`) {
       await root.add(accountDn(template, name), {
         objectClass: ['inetOrgPerson'],
