@@ -144,7 +144,6 @@ export class RemotePasswords {
   }
 
   private async change(caller: RemoteCaller, resourceId: number, accountId: number, password: NewPassword, decide: Decide, audit: StoreAudit): Promise<void> {
-    await this.checkConfigured(resourceId);
     const settled = await this.withLock(accountId, true, async (runner) => {
       await this.settleLocked(runner, accountId, caller.startedBy ?? `a remote change by ${caller.actor?.username}`);
       const { account, newPassword, sealed } = await this.begin(runner, caller, decide, password);
@@ -173,6 +172,8 @@ export class RemotePasswords {
     await runner.startTransaction();
     try {
       const account = await decide(runner.manager);
+      // After the decision: a caller who may not see the resource learns nothing about it.
+      await this.checkConfigured(runner, account.resource_id);
       const newPassword = typeof password === 'string' ? password : await password(account);
       await this.changer.check(runner.manager, account, newPassword);
       const sealed = this.keyring.seal(newPassword, ACCOUNT_PENDING_CONTEXT);
@@ -278,10 +279,9 @@ export class RemotePasswords {
     });
   }
 
-  /** Refusals that need no lock: a resource type no connector serves, no administrator named. */
-  private async checkConfigured(resourceId: number): Promise<void> {
-    const [settings] = await this.dataSource.query(`${SETTINGS_SQL} WHERE r.id = $1`, [resourceId]);
-    if (!settings) return; // the gate answers for a missing resource, audited
+  /** A resource type no connector serves, or no administrator named: refused before anything is sealed. */
+  private async checkConfigured(runner: QueryRunner, resourceId: number): Promise<void> {
+    const settings = await this.settingsOf(resourceId, runner);
     connectorOf(settings.type, settings.resource_name);
     if (!settings.admin_id) {
       throw new AppError(
