@@ -122,7 +122,7 @@ export class RotationScheduler implements OnApplicationBootstrap, BeforeApplicat
       const [run]: ClaimedRun[] = await m.query(
         `SELECT rr.id, rr.group_id, rr.org_id, rr.account_id, rr.attempts, s.retries, s.retry_interval_minutes, s.notify,
            g.name AS group_name, a.name AS account_name, r.id AS resource_id, r.name AS resource_name,
-           a.last_rotation_run IS NOT DISTINCT FROM rr.id AS rotated,
+           EXISTS (SELECT 1 FROM accounts x WHERE x.last_rotation_run = rr.id) AS rotated,
            (SELECT max(pr.checkout_until) FROM password_requests pr
             WHERE pr.account_id = rr.account_id AND pr.status IN ('checked_out', 'resetting') AND pr.exclusive) AS held_until
          FROM rotation_runs rr JOIN rotation_schedules s ON s.group_id = rr.group_id JOIN resource_groups g ON g.id = rr.group_id
