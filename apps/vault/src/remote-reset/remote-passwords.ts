@@ -165,6 +165,8 @@ export class RemotePasswords {
   private async change(caller: RemoteCaller, resourceId: number, accountId: number, password: NewPassword, decide: Decide, audit: StoreAudit): Promise<void> {
     const settled = await this.withLock(accountId, true, async (runner) => {
       await this.settleLocked(runner, accountId, caller.startedBy ?? `a remote change by ${caller.actor?.username}`);
+      // A rotation run whose change a crashed instance left pending, settled just now: done, not again.
+      if (audit.rotationRun !== undefined && (await runner.query('SELECT 1 FROM accounts WHERE last_rotation_run = $1', [audit.rotationRun])).length) return;
       const { account, newPassword, sealed } = await this.begin(runner, caller, decide, password, audit.rotationRun);
       try {
         await this.changeOnTarget(caller, account, newPassword);
