@@ -97,6 +97,8 @@ export interface Actor {
   isSuperAdmin: boolean;
   ip: string;
   client: string;
+  /** Set while acting in another organisation (header orgName): the caller's own. */
+  homeOrgId?: number;
 }
 
 export interface AuditEvent {

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
+import { AssociatedGroupsController } from './associated-groups.controller';
 import { ResourceGroupsController } from './resource-groups.controller';
 import { ResourceGroupsService } from './resource-groups.service';
 
 /** Resource groups (op 50 and extensions). */
 @Module({
-  controllers: [ResourceGroupsController],
+  controllers: [ResourceGroupsController, AssociatedGroupsController],
   providers: [ResourceGroupsService],
   exports: [ResourceGroupsService],
 })

@@ -10,7 +10,8 @@ import { CustomFieldInput, insertCustomFields, isFileField, mergeCustomFields, p
 import { resolveOwner } from './owner';
 import { CreateResourceDto, EditResourceDto } from './resource.dto';
 import { joinStaticGroup } from './resource-groups';
-import { canonicalType, checkTypeChange, isFileType } from './resource-types';
+import { NewAccount, newAccountOf } from './new-account';
+import { canonicalType, checkTypeChange, DEFAULT_RESOURCE_TYPE, isFileType } from './resource-types';
 import { PASSWORD_CONTEXT } from '@app/gate';
 import { pgPool, prepared } from '@app/persistence';
 
@@ -35,7 +36,7 @@ export class ResourceWriter {
   ) {}
 
   async create(actor: Actor, dto: CreateResourceDto, file: Express.Multer.File | undefined, req?: ParsedRequest): Promise<Reply> {
-    const type = canonicalType(dto.RESOURCETYPE);
+    const type = canonicalType(dto.RESOURCETYPE || DEFAULT_RESOURCE_TYPE);
     if (file && !isFileType(type)) {
       throw AppError.invalid(`A file can only be stored in a File Store or License Store resource, not in ${type}`);
     }
@@ -44,13 +45,15 @@ export class ResourceWriter {
     const filePart = (f: CustomFieldInput) => (isFileField(f) ? filePartFor(req, f.label, f.value) : undefined);
     const resourceFiles = resourceFields.map(filePart);
     const accountFiles = accountFields.map(filePart);
-    const resourcePolicy = (await this.policies.require(actor.orgId, dto.RESOURCEPASSWORDPOLICY ?? DEFAULT_POLICY_NAME, 'RESOURCEPASSWORDPOLICY')).name;
-    const accountPolicy = dto.ACCOUNTPASSWORDPOLICY
-      ? (await this.policies.require(actor.orgId, dto.ACCOUNTPASSWORDPOLICY, 'ACCOUNTPASSWORDPOLICY')).name
-      : resourcePolicy;
-    const alone = !file && !resourceFields.length && !accountFields.length && !dto.OWNERNAME && !dto.RESOURCEGROUPNAME;
+    const resourcePolicyRules = await this.policies.require(actor.orgId, dto.RESOURCEPASSWORDPOLICY ?? DEFAULT_POLICY_NAME, 'RESOURCEPASSWORDPOLICY');
+    const accountPolicyRules = dto.ACCOUNTPASSWORDPOLICY
+      ? await this.policies.require(actor.orgId, dto.ACCOUNTPASSWORDPOLICY, 'ACCOUNTPASSWORDPOLICY')
+      : resourcePolicyRules;
+    const [resourcePolicy, accountPolicy] = [resourcePolicyRules.name, accountPolicyRules.name];
+    const account = newAccountOf(dto, accountPolicyRules, accountFields.length ? 'ACCOUNTCUSTOMFIELD' : file ? 'A file' : undefined);
+    const alone = account && !file && !resourceFields.length && !accountFields.length && !dto.OWNERNAME && !dto.RESOURCEGROUPNAME;
     if (alone) {
-      await this.createAlone(actor, dto, type, resourcePolicy, accountPolicy);
+      await this.createAlone(actor, dto, account, type, resourcePolicy, accountPolicy);
       return reply(`Resource ${dto.RESOURCENAME} has been added successfully`);
     }
     await this.dataSource.transaction(async (m) => {
@@ -65,14 +68,17 @@ export class ResourceWriter {
           dto.RESOURCEURL ?? '', dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy,
         ],
       );
-      const [account] = await m.query(
-        `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
-         VALUES ($1, $2, lower($2), $3, $4, $5, now()) RETURNING id`,
-        [resource.id, dto.ACCOUNTNAME, dto.NOTES ?? '', accountPolicy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT)],
-      );
+      const [created] = account
+        ? await m.query(
+            `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
+             VALUES ($1, $2, lower($2), $3, $4, $5, now()) RETURNING id`,
+            [resource.id, account.name, dto.NOTES ?? '', accountPolicy, this.keyring.seal(account.password, PASSWORD_CONTEXT)],
+          )
+        : [undefined];
       await this.storeCustomFields(m, resource.id, null, resourceFields, resourceFiles);
-      await this.storeCustomFields(m, resource.id, account.id, accountFields, accountFiles);
-      if (file) await storeFile(m, this.keyring, { resourceId: resource.id, accountId: account.id }, file);
+      // newAccountOf refused account fields and a file without an account.
+      if (created) await this.storeCustomFields(m, resource.id, created.id, accountFields, accountFiles);
+      if (file && created) await storeFile(m, this.keyring, { resourceId: resource.id, accountId: created.id }, file);
       // Created under another owner, the creator keeps full access through a share.
       if (owner.id !== actor.id) {
         await m.query(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, 'fullaccess')`, [resource.id, actor.id]);
@@ -85,8 +91,8 @@ export class ResourceWriter {
           actor,
           resourceId: resource.id,
           resourceName: dto.RESOURCENAME,
-          accountId: account.id,
-          accountName: dto.ACCOUNTNAME,
+          accountId: created?.id ?? null,
+          accountName: account?.name ?? '',
           description: [
             owner.id !== actor.id ? `owner ${owner.username}` : '',
             dto.RESOURCEGROUPNAME ? `group ${dto.RESOURCEGROUPNAME}` : '',
@@ -103,17 +109,17 @@ export class ResourceWriter {
    * The usual creation (the caller owns it, no custom fields, file or group): resource,
    * account and audit row in one statement, so one round trip and no transaction around it.
    */
-  private async createAlone(actor: Actor, dto: CreateResourceDto, type: string, resourcePolicy: string, accountPolicy: string): Promise<void> {
+  private async createAlone(actor: Actor, dto: CreateResourceDto, account: NewAccount, type: string, resourcePolicy: string, accountPolicy: string): Promise<void> {
     const created = await prepared<{ resource_id: number }>(pgPool(this.dataSource), 'resource_create_alone', CREATE_ALONE, [
       actor.orgId, actor.id, dto.RESOURCENAME, type, dto.RESOURCEDESCRIPTION ?? '', dto.DNSNAME ?? '', dto.RESOURCEURL ?? '',
       dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy,
-      dto.ACCOUNTNAME, accountPolicy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT),
+      account.name, accountPolicy, this.keyring.seal(account.password, PASSWORD_CONTEXT),
       ...auditValues({
         category: 'Resource',
         operation: AuditOperation.ResourceCreated,
         actor,
         resourceName: dto.RESOURCENAME,
-        accountName: dto.ACCOUNTNAME,
+        accountName: account.name,
         description: '',
       }),
     ]);

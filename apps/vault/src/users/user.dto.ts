@@ -49,6 +49,11 @@ export class UserNameDto {
   @RequiredText(100) USERNAME!: string;
 }
 
+/** PAM360's GET /user/getUserGroupId?USERGROUPNAME= (sibling of op 42). */
+export class UserGroupNameDto {
+  @RequiredText(255) USERGROUPNAME!: string;
+}
+
 /** Op 44. */
 export class AddToUserGroupDto {
   @RequiredText(100) USERNAME!: string;

@@ -3,7 +3,7 @@ import { hash } from 'bcrypt';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { complianceProblems, DEFAULT_POLICY_NAME } from '@app/crypto';
-import { AppError, reply, Reply } from '@app/http';
+import { AppError, listReply, reply, Reply } from '@app/http';
 import { createApiUserIn } from '@app/server';
 import { UserGroupsService } from '../groups/user-groups.service';
 import { PoliciesService } from '../policies/policies.service';
@@ -67,6 +67,25 @@ export class UsersService {
     const orgId = await resolveOrg(this.dataSource, actor, orgName);
     const user = await this.findByName(this.dataSource.manager, orgId, username);
     return reply('User ID fetched successfully', { USERID: String(user.id) });
+  }
+
+  /** The guard has moved the actor into the organisation orgName names. */
+  async userGroupId(actor: Actor, groupName: string): Promise<Reply> {
+    const group = await this.groups.requireByName(actor.orgId, groupName);
+    return reply('User group ID fetched successfully', { USERGROUPID: String(group.id) });
+  }
+
+  /**
+   * The organisations the caller may act in (actorInOrg's rule): every one for a super
+   * administrator of the first (provider) organisation, otherwise the caller's own.
+   */
+  async organizations(actor: Actor): Promise<Reply> {
+    const home = actor.homeOrgId ?? actor.orgId;
+    const rows: { id: number; name: string }[] = await this.dataSource.query(
+      `SELECT o.id, o.name FROM organizations o WHERE o.id = $1 OR ($2 AND $1 = (SELECT min(id) FROM organizations)) ORDER BY o.id`,
+      [home, actor.isSuperAdmin],
+    );
+    return listReply('Organizations fetched successfully', rows.map((o) => ({ orgId: String(o.id), orgName: o.name, displayName: o.name })));
   }
 
   async deleteById(actor: Actor, orgName: string | undefined, userId: number): Promise<Reply> {
