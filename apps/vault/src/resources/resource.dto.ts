@@ -1,5 +1,5 @@
-import { IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { OneOf, OptionalInteger, OptionalText, RequiredText } from '@app/http';
+import { IsArray, IsOptional } from 'class-validator';
+import { OneOf, OptionalInteger, OptionalSecret, OptionalText, RequiredText } from '@app/http';
 import { VIEW_TYPES } from './resource-search';
 
 const CUSTOM_FIELDS_MESSAGE = (field: string) => `${field} must be a list of {CUSTOMLABEL, CUSTOMVALUE}`;
@@ -9,8 +9,7 @@ export class CreateResourceDto {
   @RequiredText(255) RESOURCENAME!: string;
   @OptionalText(255) ACCOUNTNAME?: string;
   @OptionalText(100) RESOURCETYPE?: string;
-  @IsOptional() @IsNotEmpty({ message: '$property must not be empty' }) @IsString({ message: '$property must be text' }) @MaxLength(4096, { message: '$property must be at most 4096 characters' })
-  PASSWORD?: string;
+  @OptionalSecret() PASSWORD?: string;
   @OptionalText(4000) NOTES?: string;
   @OptionalText(2000) RESOURCEURL?: string;
   @OptionalText(4000) RESOURCEDESCRIPTION?: string;
