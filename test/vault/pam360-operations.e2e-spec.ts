@@ -136,6 +136,11 @@ describe('PAM360 operations on the vault (issue 29)', () => {
       expect(await s.dataSource.query(`SELECT id FROM resources WHERE name = 'sneaked-in'`)).toEqual([]);
       expect(await auditRows(s, `operation = 'Password Retrieved' AND resource_id = $1`, [target.resourceId])).toEqual([]);
     });
+
+    it('is not a header of the key manager, which ignores it', async () => {
+      const res = await request(s.pkiUrl).get('/api/pki/restapi/getAllSSLCertificates').set('AUTHTOKEN', other.token).set('orgName', 'Default');
+      expect(res.body).toMatchObject({ name: 'GetAllSSLCertificates', result: { status: 'Success' } });
+    });
   });
 
   describe('resource groups', () => {

@@ -3,13 +3,13 @@ import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Operation } from '@app/http';
 import { parseId } from '../common/ids';
-import { ResourceGroupsService } from './resource-groups.service';
+import { ResourceGroupReader } from './resource-group-reader';
 
 /** PAM360's GET /resources/{rid}/associatedGroups: the groups a resource the caller sees belongs to. */
 @ApiLayout('vaultA')
 @Controller('restapi/json/v1/resources')
 export class AssociatedGroupsController {
-  constructor(private readonly groups: ResourceGroupsService) {}
+  constructor(private readonly groups: ResourceGroupReader) {}
 
   @Get(':rid/associatedGroups')
   @Operation('GET ASSOCIATED GROUPS', Permission.ResourceRead)

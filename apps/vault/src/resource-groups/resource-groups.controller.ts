@@ -5,13 +5,17 @@ import { ApiLayout, Input, Operation, ParsedRequest, readField } from '@app/http
 import { parseId } from '../common/ids';
 import { parseGroupInput } from './group-criteria';
 import { BulkShareGroupsDto, GroupMembersDto, ResourceGroupListDto, ShareGroupDto } from './resource-group.dto';
+import { ResourceGroupReader } from './resource-group-reader';
 import { ResourceGroupsService } from './resource-groups.service';
 
 /** Op 50 (CREATE RESOURCE GROUP) and the extensions (ours and PAM360's) that list, fill, share and delete groups. */
 @ApiLayout('vaultA')
 @Controller('restapi/json/v1/resourcegroup')
 export class ResourceGroupsController {
-  constructor(private readonly groups: ResourceGroupsService) {}
+  constructor(
+    private readonly groups: ResourceGroupsService,
+    private readonly reader: ResourceGroupReader,
+  ) {}
 
   @Post()
   @Operation('CREATE RESOURCE GROUP', Permission.ResourceGroupManage)
@@ -22,7 +26,7 @@ export class ResourceGroupsController {
   @Get()
   @Operation('GET RESOURCE GROUPS', Permission.ResourceRead)
   list(@CurrentActor() actor: Actor, @Input(ResourceGroupListDto) query: ResourceGroupListDto) {
-    return this.groups.list(actor, query);
+    return this.reader.list(actor, query);
   }
 
   // PAM360's form of the same decisions: the group share, then the membership changes.

@@ -2,12 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, listReply, reply, Reply } from '@app/http';
-import { findResource } from '../common/access';
 import { parseId } from '../common/ids';
-import { containsPattern, pageOf } from '../common/paging';
 import { resourceVisibleSql, visibilityParams } from '@app/gate';
 import { GroupInput } from './group-criteria';
-import { BulkShareGroupsDto, ResourceGroupListDto, ShareGroupDto } from './resource-group.dto';
+import { BulkShareGroupsDto, ShareGroupDto } from './resource-group.dto';
 import { resourceListEntry } from '../resources/resources.service';
 
 interface GroupRow {
@@ -51,65 +49,6 @@ export class ResourceGroupsService {
         throw error;
       });
     return reply(`Resource group ${input.name} created successfully`, { RESOURCEGROUPID: String(id) });
-  }
-
-  /**
-   * Every group of the organisation with the number of its resources the caller may see;
-   * PAM360's camelCase keys beside the upper-case ones, its search and paging (ids and
-   * types as text, like the rest of the answers).
-   */
-  async list(actor: Actor, query: ResourceGroupListDto = {}): Promise<Reply> {
-    const params: unknown[] = visibilityParams(actor);
-    const filters: string[] = [];
-    if (query.searchType && query.searchType !== 'all') filters.push(`g.kind = $${params.push(query.searchType)}`);
-    if (query.searchValue) filters.push(groupSearchSql(query.searchColumn ?? 'all', params, query.searchValue));
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `SELECT g.id, g.name, g.description, g.kind, g.match_mode, g.criteria, g.no_helpdesk_retrieval, g.created_by,
-         (SELECT count(*) FROM resource_group_membership m JOIN resources r ON r.id = m.resource_id
-          WHERE m.group_id = g.id AND ${resourceVisibleSql('r', '$1', '$2', '$3')}) AS n
-       FROM resource_groups g WHERE g.org_id = $1 ${filters.map((f) => `AND ${f}`).join(' ')} ORDER BY g.name_key`,
-      params,
-    );
-    return listReply(
-      'Resource groups fetched successfully',
-      pageOf(rows, query.startIndex, query.limit).map((g) => ({
-        RESOURCEGROUPID: String(g.id),
-        RESOURCEGROUPNAME: g.name,
-        DESCRIPTION: g.description,
-        GROUPTYPE: g.kind === 'static' ? 'Static' : 'Dynamic',
-        andor: g.match_mode,
-        CRITERIA: g.criteria,
-        NoHelpDeskRetrieval: String(g.no_helpdesk_retrieval),
-        NOOFRESOURCES: String(g.n),
-        resourceGroupId: String(g.id),
-        resourceGroupName: g.name,
-        resourceGroupDescription: g.description,
-        resourceGroupType: g.kind,
-        ownerId: g.created_by === null ? '' : String(g.created_by),
-        resourceCount: String(g.n),
-      })),
-      rows.length,
-    );
-  }
-
-  /** The groups resource `resourceId` belongs to (static lists and rule matches), if the caller may see it. */
-  async associatedGroups(actor: Actor, resourceId: number): Promise<Reply> {
-    const resource = await findResource(this.dataSource.manager, actor, resourceId);
-    const groups: Record<string, unknown>[] = await this.dataSource.query(
-      `SELECT g.id, g.name, g.description, g.kind FROM resource_group_membership m JOIN resource_groups g ON g.id = m.group_id
-       WHERE m.resource_id = $1 AND g.org_id = $2 ORDER BY g.name_key`,
-      [resource.id, actor.orgId],
-    );
-    return reply('Associated resource groups fetched successfully', {
-      'RESOURCE ID': String(resource.id),
-      'RESOURCE NAME': resource.name,
-      'ASSOCIATED GROUPS': groups.map((g) => ({
-        'GROUP ID': String(g.id),
-        'GROUP NAME': g.name,
-        'GROUP DESCRIPTION': g.description,
-        'GROUP TYPE': g.kind === 'static' ? 'Static' : 'Dynamic',
-      })),
-    });
   }
 
   /** The group's resources that the caller may see (dynamic groups: matched now). */
@@ -194,7 +133,8 @@ export class ResourceGroupsService {
    * and nothing is shared).
    */
   async shareMany(actor: Actor, dto: BulkShareGroupsDto): Promise<Reply> {
-    const groupIds = parseIdList(dto.resourceGroupIds, 'resourceGroupIds');
+    // Groups are locked in id order, so two overlapping bulk shares cannot deadlock.
+    const groupIds = parseIdList(dto.resourceGroupIds, 'resourceGroupIds').sort((a, b) => a - b);
     const userIds = dto.userIds === undefined ? [] : parseIdList(dto.userIds, 'userIds');
     const userGroupIds = dto.userGroupIds === undefined ? [] : parseIdList(dto.userGroupIds, 'userGroupIds');
     if (!userIds.length && !userGroupIds.length) throw AppError.invalid('Give userIds or userGroupIds');
@@ -276,15 +216,6 @@ function parseIdList(value: unknown, field: string): number[] {
   if (ids.length === 0) throw AppError.invalid(`${field} is required (a list of ids)`);
   if (ids.length > 1000) throw AppError.invalid(`${field} may list at most 1000 ids`);
   return [...new Set(ids.map((id) => parseId(id, `${field} entry`)))];
-}
-
-/** searchColumn over group `g`, its value added to `params`. */
-function groupSearchSql(column: string, params: unknown[], value: string): string {
-  if (column === 'ownerId') return `g.created_by::text = $${params.push(value.trim())}`;
-  const slot = `$${params.push(containsPattern(value))}`;
-  if (column === 'resourceGroupName') return `g.name ILIKE ${slot}`;
-  if (column === 'resourceGroupDescription') return `g.description ILIKE ${slot}`;
-  return `(g.name ILIKE ${slot} OR g.description ILIKE ${slot})`;
 }
 
 function describe(input: GroupInput): string {
