@@ -105,6 +105,11 @@ describe('PAM360 operations on the vault (issue 29)', () => {
       const read = ok(await acme.get(`/resources/${acmeResource.resourceId}/accounts/${acmeResource.accountId}/password`));
       expect(read.Details.PASSWORD).toBe(acmeResource.password);
       ok(await acme.post('/resources', { RESOURCENAME: 'made-in-acme' }));
+      // A change takes the gate's full decision (the one-statement change reads the caller's own organisation).
+      ok(await acme.put(`/resources/${acmeResource.resourceId}/accounts/${acmeResource.accountId}/password`, { NEWPASSWORD: 'Acme-Changed-123!', RESETTYPE: 'LOCAL', REASON: 'rotation' }));
+      expect(ok(await pamClient(s, other.token).get(`/resources/${acmeResource.resourceId}/accounts/${acmeResource.accountId}/password`)).Details.PASSWORD).toBe('Acme-Changed-123!');
+      const [changed] = await auditRows(s, `operation = 'Password Changed' AND resource_id = $1`, [acmeResource.resourceId]);
+      expect(changed).toMatchObject({ org_id: other.orgId, actor_name: 'admin' });
       const [provider] = await s.dataSource.query(`SELECT id FROM users WHERE org_id = $1 AND username = 'admin'`, [defaultOrgId]);
       const rows = await auditRows(s, `operation IN ('Password Retrieved', 'Resource Added') AND resource_name IN ('acme-db', 'made-in-acme') AND actor_id = $1`, [provider.id]);
       expect(rows.map((r) => [r.operation, r.org_id])).toEqual([
@@ -114,7 +119,7 @@ describe('PAM360 operations on the vault (issue 29)', () => {
       const [made] = await s.dataSource.query(`SELECT org_id FROM resources WHERE name = 'made-in-acme'`);
       expect(made.org_id).toBe(other.orgId);
       // Its own organisation, named in any case, is the default.
-      expect(ok(await pamClient(s, s.adminToken, 'default').get('/resources')).Details.map((r: Json) => r['RESOURCE NAME'])).not.toContain('acme-db');
+      expect((ok(await pamClient(s, s.adminToken, 'default').get('/resources')).Details ?? []).map((r: Json) => r['RESOURCE NAME'])).not.toContain('acme-db');
     });
 
     it('refuses anyone else naming another organisation exactly like an unknown one, on reads, writes and secrets', async () => {
