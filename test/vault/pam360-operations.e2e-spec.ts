@@ -393,4 +393,47 @@ describe('PAM360 operations on the vault (issue 29)', () => {
       expect(await s.dataSource.query(`SELECT id FROM resources WHERE name LIKE 'no-account-%' OR name = 'empty-pw'`)).toEqual([]);
     });
   });
+
+  describe('POST /organizations/manage', () => {
+    it('grants a provider user access to another organisation, where it acts under its own role, audited in both', async () => {
+      const res = await admin.post('/organizations/manage', { userIds: [String(pa.id)], orgIds: [other.orgId], managePermission: 'grant', approvalAdminId: '1' });
+      expect(op(res)).toEqual({ name: 'MANAGE ORGANIZATION ACCESS', result: { status: 'Success', message: 'Organization access granted successfully' } });
+      const audit = await auditRows(s, `operation = 'Organization Access Granted'`);
+      expect(audit.map((a) => [a.org_id, a.target, a.actor_name])).toEqual([[other.orgId, 'Acme', 'admin'], [defaultOrgId, 'Acme', 'admin']]);
+      expect(audit[0].description).toContain('users pam-pa');
+      expect(ok(await pamClient(s, pa.token).get('/organizations')).Details.map((o: Json) => o.displayName)).toEqual(['Default', 'Acme']);
+      // In Acme it is a Password Administrator, not a super administrator: it sees what it owns only.
+      const inAcme = pamClient(s, pa.token, 'Acme');
+      ok(await inAcme.post('/resources', { RESOURCENAME: 'pa-in-acme', ACCOUNTNAME: 'svc' }));
+      expect((ok(await inAcme.get('/resources')).Details ?? []).map((r: Json) => r['RESOURCE NAME'])).toEqual(['pa-in-acme']);
+      const [acmeDb] = await s.dataSource.query(`SELECT r.id AS rid, a.id AS aid FROM resources r JOIN accounts a ON a.resource_id = r.id WHERE r.name = 'acme-db'`);
+      failed(await inAcme.get(`/resources/${acmeDb.rid}/accounts/${acmeDb.aid}/password`), /^No such/);
+      failed(await inAcme.get('/user/getUserId?USERNAME=admin'), 'Your role (Password Administrator) does not allow this operation');
+    });
+
+    it('grants through a user group, and revokes', async () => {
+      const [ug] = await s.dataSource.query(`SELECT id FROM user_groups WHERE name = 'DB Admins'`);
+      await s.dataSource.query('INSERT INTO user_group_members (group_id, user_id) VALUES ($1, $2)', [ug.id, puser.id]);
+      failed(await pamClient(s, puser.token, 'Acme').get('/resources'), 'No organisation named Acme');
+      ok(await admin.post('/organizations/manage', { userGroupIds: [ug.id], orgIds: [String(other.orgId)], managePermission: 'grant' }));
+      ok(await pamClient(s, puser.token, 'Acme').get('/resources'));
+      ok(await admin.post('/organizations/manage', { userIds: [pa.id], userGroupIds: [ug.id], orgIds: [other.orgId], managePermission: 'revoke' }));
+      failed(await pamClient(s, puser.token, 'Acme').get('/resources'), 'No organisation named Acme');
+      failed(await pamClient(s, pa.token, 'Acme').get('/resources'), 'No organisation named Acme');
+      expect(await s.dataSource.query('SELECT * FROM organization_access')).toEqual([]);
+      expect(await auditRows(s, `operation = 'Organization Access Revoked'`)).toHaveLength(2);
+    });
+
+    it('is decided by a provider super administrator only, for its own users and other organisations', async () => {
+      failed(await pamClient(s, other.token).post('/organizations/manage', { userIds: [other.adminId], orgIds: [defaultOrgId], managePermission: 'grant' }), 'Only a super administrator of the provider organisation can manage organisation access');
+      failed(await pamClient(s, pa.token).post('/organizations/manage', { userIds: [pa.id], orgIds: [other.orgId], managePermission: 'grant' }), 'Your role (Password Administrator) does not allow this operation');
+      const padmin = await createUserWithToken(s, 'plain-admin', 'Administrator');
+      failed(await pamClient(s, padmin.token).post('/organizations/manage', { userIds: [padmin.id], orgIds: [other.orgId], managePermission: 'grant' }), 'Only a super administrator of the provider organisation can manage organisation access');
+      failed(await admin.post('/organizations/manage', { userIds: [other.adminId], orgIds: [other.orgId], managePermission: 'grant' }), `No such user found: ${other.adminId}`);
+      failed(await admin.post('/organizations/manage', { userIds: [pa.id], orgIds: [defaultOrgId], managePermission: 'grant' }), `No such organisation found: ${defaultOrgId}`);
+      failed(await admin.post('/organizations/manage', { userIds: [pa.id], orgIds: [other.orgId], managePermission: 'share' }), 'managePermission must be one of: grant, revoke');
+      failed(await admin.post('/organizations/manage', { userIds: [pa.id], orgIds: [other.orgId], managePermission: 'grant', approvalAdminId: String(puser.id) }), `No administrator with approvalAdminId ${puser.id}`);
+      expect(await s.dataSource.query('SELECT * FROM organization_access')).toEqual([]);
+    });
+  });
 });

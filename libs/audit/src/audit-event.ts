@@ -34,6 +34,8 @@ export const AuditOperation = {
   UserLocked: 'User Locked',
   UserUnlocked: 'User Unlocked',
   UserAddedToGroup: 'User Added To Group',
+  OrganizationAccessGranted: 'Organization Access Granted',
+  OrganizationAccessRevoked: 'Organization Access Revoked',
   ResourceGroupCreated: 'Resource Group Added',
   ResourceGroupModified: 'Resource Group Modified',
   ResourceGroupShared: 'Resource Group Shared',

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, listReply, reply, Reply } from '@app/http';
-import { parseId } from '../common/ids';
+import { parseId, parseIdList } from '../common/ids';
 import { resourceVisibleSql, visibilityParams } from '@app/gate';
 import { GroupInput } from './group-criteria';
 import { BulkShareGroupsDto, ShareGroupDto } from './resource-group.dto';
@@ -207,15 +207,6 @@ export class ResourceGroupsService {
     if (!group) throw AppError.notFound('No such user group found');
     return { column: 'user_group_id', id, label: `user group ${group.name}` };
   }
-}
-
-/** Ids as clients send them: a list of numbers or digit strings, or comma-separated text. */
-function parseIdList(value: unknown, field: string): number[] {
-  const items = Array.isArray(value) ? value : typeof value === 'string' || typeof value === 'number' ? String(value).split(',') : [];
-  const ids = items.map((v) => String(v).trim()).filter(Boolean);
-  if (ids.length === 0) throw AppError.invalid(`${field} is required (a list of ids)`);
-  if (ids.length > 1000) throw AppError.invalid(`${field} may list at most 1000 ids`);
-  return [...new Set(ids.map((id) => parseId(id, `${field} entry`)))];
 }
 
 function describe(input: GroupInput): string {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { GroupsModule } from '../groups/groups.module';
 import { ResourcesModule } from '../resources/resources.module';
+import { OrganizationAccessService } from './organization-access.service';
 import { OrganizationsController } from './organizations.controller';
 import { UsersPrefixBController } from './users-b.controller';
 import { UsersController } from './users.controller';
@@ -10,6 +11,6 @@ import { UsersService } from './users.service';
 @Module({
   imports: [ResourcesModule, GroupsModule],
   controllers: [UsersController, UsersPrefixBController, OrganizationsController],
-  providers: [UsersService],
+  providers: [UsersService, OrganizationAccessService],
 })
 export class UsersModule {}

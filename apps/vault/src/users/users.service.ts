@@ -8,6 +8,7 @@ import { createApiUserIn } from '@app/server';
 import { UserGroupsService } from '../groups/user-groups.service';
 import { PoliciesService } from '../policies/policies.service';
 import { NewUser } from './new-user';
+import { grantedOrgSql } from '@app/auth';
 import { resolveOrg } from './org-scope';
 
 const BCRYPT_COST = 12;
@@ -76,14 +77,16 @@ export class UsersService {
   }
 
   /**
-   * The organisations the caller may act in (actorInOrg's rule): every one for a super
-   * administrator of the first (provider) organisation, otherwise the caller's own.
+   * The organisations the caller may act in (actorInOrg's rule): its own, and for a user of
+   * the first (provider) organisation every one when a super administrator, else those it
+   * was granted.
    */
   async organizations(actor: Actor): Promise<Reply> {
     const home = actor.homeOrgId ?? actor.orgId;
     const rows: { id: number; name: string }[] = await this.dataSource.query(
-      `SELECT o.id, o.name FROM organizations o WHERE o.id = $1 OR ($2 AND $1 = (SELECT min(id) FROM organizations)) ORDER BY o.id`,
-      [home, actor.isSuperAdmin],
+      `SELECT o.id, o.name FROM organizations o
+       WHERE o.id = $1 OR ($1 = (SELECT min(id) FROM organizations) AND ($2 OR ${grantedOrgSql('o.id', '$3')})) ORDER BY o.id`,
+      [home, actor.isSuperAdmin, actor.id],
     );
     return listReply('Organizations fetched successfully', rows.map((o) => ({ orgId: String(o.id), orgName: o.name, displayName: o.name })));
   }
