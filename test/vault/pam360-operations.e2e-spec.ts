@@ -211,6 +211,11 @@ describe('PAM360 operations on the vault (issue 29)', () => {
       const page = ok(await search({ limit: '1', startIndex: 1, searchValue: 'PAM' }));
       expect(page).toMatchObject({ totalRows: 2, Details: [expect.objectContaining({ resourceGroupName: 'PAM static' })] });
       failed(await search({ searchType: 'smart' }), 'searchType must be one of: static, dynamic, all');
+      // GROUPID narrows the resource list (and an account list) to the group's members.
+      const members = ok(await admin.get('/resources', { GROUPID: String(gid) }));
+      expect(members.Details.map((r: Json) => r['RESOURCE NAME']).sort()).toEqual(['rg-db', 'rg-web']);
+      expect(ok(await admin.get(`/resources/${web.resourceId}/accounts`, { GROUPID: gid })).totalRows).toBe(1);
+      expect(ok(await admin.get(`/resources/${web.resourceId}/accounts`, { GROUPID: gid + 1000 })).totalRows).toBe(0);
     });
 
     it('refuses an association that would hand out access the caller lacks, and writes nothing', async () => {

@@ -27,7 +27,7 @@ const RDP_TYPES = ['Windows', 'WindowsDomain'];
 
 /**
  * The SQL conditions (over resource `r`, and account `a` when `account` is set: the account
- * list) that SEARCHTYPE/SEARCHCOLUMN/SEARCHVALUE and VIEWTYPE ask for, their values appended
+ * list) that SEARCHTYPE/SEARCHCOLUMN/SEARCHVALUE, GROUPID and VIEWTYPE ask for, their values appended
  * to `params` (whose first three are visibilityParams). An account column over the resource
  * list matches through the accounts the caller sees, never through hidden ones.
  */
@@ -44,6 +44,10 @@ export function searchFilters(search: ResourceSearchDto, params: unknown[], acco
     if (ACCOUNT_COLUMNS.includes(column)) filters.push(byName);
     else if (column === 'ALL') filters.push(`(${[...new Set(Object.values(RESOURCE_COLUMNS))].map((c) => `${c} ILIKE ${slot}`).join(' OR ')} OR ${byName})`);
     else filters.push(`${RESOURCE_COLUMNS[column]} ILIKE ${slot}`);
+  }
+  if (search.GROUPID !== undefined) {
+    filters.push(`EXISTS (SELECT 1 FROM resource_group_membership gm JOIN resource_groups gg ON gg.id = gm.group_id
+      WHERE gm.resource_id = r.id AND gm.group_id = $${params.push(search.GROUPID)} AND gg.org_id = $1)`);
   }
   switch (search.VIEWTYPE) {
     case 'FAVOURITEPASSWORD':

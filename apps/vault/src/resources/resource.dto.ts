@@ -49,6 +49,8 @@ export class ResourceSearchDto {
   @OneOf(VIEW_TYPES) VIEWTYPE?: (typeof VIEW_TYPES)[number];
   @OptionalInteger(0, 100_000_000) STARTINDEX?: number;
   @OptionalInteger(1, 100_000) LIMIT?: number;
+  /** A resource group: only its member resources (static list or rule match). */
+  @OptionalInteger(1) GROUPID?: number;
 }
 
 export class ResourceAccountNamesDto {
