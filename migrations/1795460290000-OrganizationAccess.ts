@@ -6,8 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * with the orgName header under their own role (actorInOrg). A provider super administrator
  * needs no grant.
  */
-export class OrganizationAccess1795400290000 implements MigrationInterface {
-  name = 'OrganizationAccess1795400290000';
+export class OrganizationAccess1795460290000 implements MigrationInterface {
+  name = 'OrganizationAccess1795460290000';
 
   public async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE organization_access (
