@@ -32,11 +32,14 @@ export const listUsersCommand: AdminCommand = {
   usage: 'list-users [--org O]',
   summary: 'List users with role, state and host binding',
   async run(ctx, args) {
+    // Every organisation's users, or one's: an unknown name is an error, not an empty table.
+    const name = optional(args, 'org');
+    const org = name === undefined ? null : await orgId(ctx.dataSource, name);
     const rows = await ctx.dataSource.query(
       `SELECT u.id, u.username, u.role, u.is_super_admin, u.is_api_user, u.locked, u.expires_on, u.allowed_hosts, o.name AS org
        FROM users u JOIN organizations o ON o.id = u.org_id
-       WHERE ($1::text IS NULL OR lower(o.name) = lower($1)) ORDER BY o.name, u.username`,
-      [optional(args, 'org') ?? null],
+       WHERE ($1::int IS NULL OR o.id = $1) ORDER BY o.name, u.username`,
+      [org],
     );
     console.log(['ID', 'USERNAME', 'ROLE', 'SUPERADMIN', 'API', 'LOCKED', 'EXPIRES', 'HOSTS', 'ORG'].join('\t'));
     for (const r of rows) {

@@ -32,7 +32,8 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
   Logger.overrideLogger(createLogger(config.logFormat, config.logLevel));
   const database = await prepareDatabase(config);
   const applied = await runMigrations(database.url);
-  if (applied.length) logger.log(`Applied migrations: ${applied.join(', ')}`);
+  if (applied.length) logger.log(`Database schema: applied ${applied.length} migration${applied.length === 1 ? '' : 's'}`);
+  logger.debug(`Applied migrations: ${applied.join(', ') || 'none'}`);
   const tls = await serverTls(config);
   const apps: INestApplication[] = [];
   for (const service of services) {
@@ -58,4 +59,14 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Which setting chose each port, for a start-up failure's message (empty when the configuration is itself wrong). */
+export function startupPorts(): Record<number, string> {
+  try {
+    const config = loadConfig();
+    return { [config.vaultPort]: 'VAULT_PORT', [config.pkiPort]: 'PKI_PORT' };
+  } catch {
+    return {};
+  }
 }

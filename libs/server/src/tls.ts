@@ -48,7 +48,12 @@ export async function presentCaIssuedCertificate(apps: INestApplication[], confi
   const dir = join(config.dataDir, 'tls');
   const certFile = join(dir, 'server.crt');
   const keyFile = join(dir, 'server.key');
-  const issuing = new X509Certificate(await authorities.serviceCaCertificatePem());
+  const serviceCaPem = await authorities.serviceCaCertificatePem();
+  const issuing = new X509Certificate(serviceCaPem);
+  // What a client trusts to verify the services (`curl --cacert DATA_DIR/tls/service-ca.crt`),
+  // without fetching it over an unverified connection first.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, 'service-ca.crt'), serviceCaPem.trim() + '\n', { mode: 0o644 });
   let material = existsSync(certFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
   if (!material || !isCurrentAndIssuedBy(material.cert, issuing)) {
     const issued = await authorities.issueServerCertificate([hostname(), 'localhost', '127.0.0.1', '::1']);
