@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { startTestServices, TestServices } from '../support/app';
 import { client, Tools } from '../pki/cert-e2e-helpers';
 
-/** The vault's certificate subset on prefix B (vault-api.md ops 31-37, 40, 41): same domain, the vault's layout. */
+/** The vault's certificate subset on prefix B (docs/api/vault.md, prefix B): same domain, the vault's layout. */
 describe('vault prefix B certificates (7272 layout)', () => {
   let s: TestServices;
   const tools = new Tools();

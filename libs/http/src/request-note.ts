@@ -26,7 +26,7 @@ export function noteAnswer(res: object, httpStatus: number, envelopeStatus: stri
   if (errorId) note.errorId = errorId;
 }
 
-/** The status text of any of the three layouts (COMPAT.md §4). */
+/** The status text of any of the three layouts (docs/api/vault.md, "Envelopes"). */
 export function envelopeStatus(body: unknown): string | undefined {
   const b = body as { operation?: { result?: Result }; result?: Result } | undefined;
   const result = b?.operation?.result ?? b?.result;

@@ -38,7 +38,7 @@ export async function serverTls(config: AppConfig): Promise<TlsMaterial | undefi
 
 /**
  * TLS_MODE=self-signed: once the services have booted (and with them our CAs), they present a
- * certificate issued by our internal service CA (COMPAT §1), which no API caller can sign with, kept in DATA_DIR/tls. The bootstrap
+ * certificate issued by our internal service CA (docs/api/vault.md, "Transport"), which no API caller can sign with, kept in DATA_DIR/tls. The bootstrap
  * self-signed certificate only bridges the very first start, before the CAs exist.
  */
 export async function presentCaIssuedCertificate(apps: INestApplication[], config: AppConfig): Promise<void> {

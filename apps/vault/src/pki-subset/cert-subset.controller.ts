@@ -8,7 +8,7 @@ import {
   CertificatesService, certReplies, NotificationEmailDto, CsrService, endpointRecord, GetCertificateDto,
 } from '@app/pki/cert-service';
 
-/** The vault's certificate subset on prefix B (vault-api.md ops 31-37, 40, 41), same domain as the pki service. */
+/** The vault's certificate subset on prefix B (docs/api/vault.md, prefix B), same domain as the pki service. */
 @ApiLayout('vaultB')
 @Controller('api/pki/restapi')
 export class VaultCertificatesController {

@@ -12,8 +12,8 @@ import {
 } from '@app/pki/discovery-service';
 
 /**
- * vault-api.md ops 38, 39 on prefix B: the same discovery as the pki service; the
- * per-host entries sit at the top level of the answer (COMPAT.md §4).
+ * docs/api/vault.md, prefix B on prefix B: the same discovery as the pki service; the
+ * per-host entries sit at the top level of the answer (docs/api/vault.md, "Envelopes").
  */
 @ApiLayout('vaultB')
 @Controller('api/pki/restapi')

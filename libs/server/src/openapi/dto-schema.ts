@@ -6,7 +6,7 @@ export type Schema = Record<string, unknown>;
 /**
  * The JSON Schema (2020-12, as OpenAPI 3.1 uses) of an INPUT_DATA DTO, read from its
  * class-validator metadata: the same rules the INPUT_DATA pipe enforces. Scalars arrive as
- * text as often as JSON values (COMPAT.md §3), so numbers and booleans accept both.
+ * text as often as JSON values (docs/api/vault.md, "INPUT_DATA"), so numbers and booleans accept both.
  */
 export function dtoSchema(dto: Type<object>): Schema {
   const byProperty = new Map<string, { name: string; constraints: unknown[] }[]>();
