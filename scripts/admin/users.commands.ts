@@ -77,7 +77,12 @@ function lockCommand(locked: boolean): AdminCommand {
       const username = required(args, 'username');
       const org = await orgId(ctx.dataSource, optional(args, 'org'));
       await ctx.dataSource.transaction(async (m) => {
-        const rows = await m.query('UPDATE users SET locked = $3, updated_at = now() WHERE org_id = $1 AND username_key = lower($2) RETURNING username', [org, username, locked]);
+        // An UPDATE answers [rows, count] through TypeORM: the rows are the first element.
+        const [rows] = (await m.query('UPDATE users SET locked = $3, updated_at = now() WHERE org_id = $1 AND username_key = lower($2) RETURNING username', [
+          org,
+          username,
+          locked,
+        ])) as [{ username: string }[], number];
         if (rows.length === 0) throw new Error(`No user named ${username}`);
         await new AuditWriter(ctx.dataSource).record(
           { category: 'User', operation: locked ? AuditOperation.UserLocked : AuditOperation.UserUnlocked, orgId: org, target: rows[0].username, description: 'admin CLI' },

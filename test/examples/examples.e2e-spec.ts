@@ -72,6 +72,8 @@ describe('examples/ and the first hour against `npm start`', () => {
   it('examples/quickstart.sh (the README quick start) runs unchanged, trusting the service CA', async () => {
     const res = await run('bash', ['examples/quickstart.sh'], env({ VAULT: vaultUrl() }));
     expect(res).toMatchObject({ code: 0 });
+    expect(res.stdout).not.toMatch(/"status":"Failed"|null/);
+    expect(res.stdout.match(/"status":"Success"/g)).toHaveLength(8);
     expect(res.stdout).toContain('Root-Passw0rd!1');
     expect(res.stdout).toContain('App-Passw0rd!2');
     expect(res.stdout.match(/\[Request\]/g)).toHaveLength(2);

@@ -7,7 +7,7 @@ import { parseId } from '../common/ids';
 import { ConfigureRemoteResetDto } from './ssh-remote-reset.dto';
 import { SshRemoteReset } from './ssh-remote-reset';
 
-/** Extra operation (the README): which account logs in to a Linux resource for RESETTYPE=REMOTE. */
+/** Extra operation (docs/api/vault.md, "Remote password reset"): which account logs in to a Linux resource for RESETTYPE=REMOTE. */
 @ApiLayout('vaultA')
 @Controller('restapi/json/v1/resources')
 export class SshRemoteResetController {

@@ -1,6 +1,6 @@
 import { OptionalInteger, OptionalText, RequiredText } from '@app/http';
 
-/** PUT /restapi/json/v1/resources/{rid}/remotepasswordreset (the README). */
+/** PUT /restapi/json/v1/resources/{rid}/remotepasswordreset (docs/api/vault.md, "Remote password reset"). */
 export class ConfigureRemoteResetDto {
   /** The account of this resource whose password logs in over SSH as root or a sudoer. */
   @RequiredText(255) ACCOUNTNAME!: string;

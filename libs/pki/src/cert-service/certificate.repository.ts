@@ -71,7 +71,7 @@ export class CertificateRepository {
   /**
    * The certificate `common_name` (+ `serial_number`) names in an organisation. Several
    * may share a common name: without a serial the newest wins (latest notBefore, then the
-   * one added last), as the README says.
+   * one added last), as docs/api/pki.md says.
    */
   async pick(orgId: number, commonName: string, serial?: string, m: EntityManager = this.dataSource.manager): Promise<CertificateRow | undefined> {
     const [row] = await m.query(
