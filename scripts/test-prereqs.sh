@@ -22,8 +22,9 @@ needs=(
   aiosmtpd=python3-aiosmtpd  # a real SMTP server for the expiry notices
   pg_ctl=postgresql          # the database outage test runs a PostgreSQL server of its own
   openapi_spec_validator=python3-openapi-spec-validator  # the OpenAPI documents checked by Python's validator
-  requests=python3-requests  # examples/vault-client.py
+  requests=python3-requests  # examples/vault_client.py, run with /usr/bin/python3
   ansible-playbook=ansible-core  # examples/fetch-password.yml
+  jq=jq                      # examples/quickstart.sh and certbot.sh read answers with jq
   "$@"
 )
 
