@@ -42,9 +42,13 @@ describe('examples/ and the first hour against `npm start`', () => {
 
   afterAll(async () => {
     if (server.exitCode === null) {
-      const node = holderPid();
-      if (node) process.kill(node, 'SIGKILL');
-      server.kill('SIGKILL');
+      for (const pid of [holderPid(), server.pid]) {
+        try {
+          if (pid) process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
     }
     rmSync(dataDir, { recursive: true, force: true });
   });
