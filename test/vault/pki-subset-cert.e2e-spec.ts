@@ -4,7 +4,7 @@ import { createUserWithToken, startTestServices, TestServices } from '../support
 import { createOrgWithAdmin } from './users-orgs';
 import { client, Tools } from '../pki/cert-e2e-helpers';
 
-/** The vault's certificate subset on prefix B (vault-api.md ops 31-37, 40, 41): same domain, the vault's layout. */
+/** The vault's certificate subset on prefix B (docs/api/vault.md, prefix B): same domain, the vault's layout. */
 describe('vault prefix B certificates (7272 layout)', () => {
   let s: TestServices;
   const tools = new Tools();

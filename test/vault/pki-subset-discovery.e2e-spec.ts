@@ -5,7 +5,7 @@ import { createCa, issueCertificate, NodeTlsPeer, startNodeTlsServer } from '../
 
 const API = '/api/pki/restapi';
 
-describe('vault prefix B SSL discovery (vault-api ops 38, 39)', () => {
+describe('vault prefix B SSL discovery (docs/api/vault.md, prefix B)', () => {
   let s: TestServices;
   let peer: NodeTlsPeer;
 

@@ -21,9 +21,13 @@ export class CoreModule {
       controllers: [MetricsController, OpenApiController],
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot(
-          dataSourceOptions(databaseUrl, config.dbPoolSize, { connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs }),
-        ),
+        // Each service is its own Nest application with its own default data source; forRoot
+        // would record the name in a process-wide registry and warn about `npm start`'s second
+        // service as a duplicate. The async form registers no unnamed data source.
+        TypeOrmModule.forRootAsync({
+          useFactory: () =>
+            dataSourceOptions(databaseUrl, config.dbPoolSize, { connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs }),
+        }),
         CryptoModule,
         AuditModule,
         GateModule,

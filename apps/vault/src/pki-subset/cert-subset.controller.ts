@@ -8,10 +8,7 @@ import {
   CertificatesService, certReplies, NotificationEmailDto, CsrService, endpointRecord, GetCertificateDto, SignCsrDto, SigningService,
 } from '@app/pki/cert-service';
 
-/**
- * The vault's certificate subset on prefix B (vault-api.md ops 31-37, 40, 41, and PAM360's
- * signCSR), same domain as the pki service.
- */
+/** The vault's certificate subset on prefix B (docs/api/vault.md, prefix B, and PAM360's signCSR), same domain as the pki service. */
 @ApiLayout('vaultB')
 @Controller('api/pki/restapi')
 export class VaultCertificatesController {

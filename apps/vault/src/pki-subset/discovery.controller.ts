@@ -13,8 +13,8 @@ import {
 import { hostsAtTopLevel } from './discovery-layout';
 
 /**
- * vault-api.md ops 38, 39 on prefix B: the same discovery as the pki service; the
- * per-host entries sit at the top level of the answer, and under `details` too (hostsAtTopLevel).
+ * docs/api/vault.md, prefix B: the same discovery as the pki service; the per-host entries
+ * sit at the top level of the answer, and under `details` too (hostsAtTopLevel).
  */
 @ApiLayout('vaultB')
 @Controller('api/pki/restapi')

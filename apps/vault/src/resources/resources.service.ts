@@ -96,7 +96,7 @@ export function resourceDetails(resource: ResourceRow): Record<string, string> {
   };
 }
 
-/** A `GET RESOURCES` entry (COMPAT.md §5), from a row with id, name, type, description and n (accounts). */
+/** A `GET RESOURCES` entry (docs/api/vault.md), from a row with id, name, type, description and n (accounts). */
 export function resourceListEntry(r: Record<string, unknown>): Record<string, unknown> {
   return {
     'RESOURCE ID': String(r.id),

@@ -31,7 +31,7 @@ export function openApiDocument(input: DocumentInput): Record<string, unknown> {
       version: input.version,
       description:
         'Generated from the route metadata. Every operation answers HTTP 200 with its envelope, status Success or Failed ' +
-        '(COMPAT.md §4); 500 only for server faults, with an error id. INPUT_DATA is JSON `{"operation":{"Details":{...}}}`, ' +
+        '(docs/api/vault.md, "Envelopes"); 500 only for server faults, with an error id. INPUT_DATA is JSON `{"operation":{"Details":{...}}}`, ' +
         'sent in the query string or as a form field; field names match exactly first, then in any case.',
     },
     paths,
@@ -143,7 +143,7 @@ const RESULT = {
 };
 const CAPITAL_RESULT = { type: 'object', properties: { Status: { type: 'string' }, Message: { type: 'string' } } };
 
-// The three layouts of COMPAT.md §4.
+// The three layouts of docs/api/vault.md, "Envelopes".
 const ENVELOPES: Record<string, Schema> = {
   Envelope_vaultA: {
     type: 'object',
