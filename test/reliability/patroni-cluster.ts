@@ -200,9 +200,10 @@ export class PatroniCluster {
     if (isRoot()) chownSync(node.config, postgresId('-u'), postgresId('-g'));
   }
 
+  // As the postgres user through spawn's uid/gid (not runuser, which would stand between the
+  // test and the process and SIGKILL it 2 s after passing a SIGTERM on).
   private spawnAs(command: string, args: string[]): ChildProcess {
-    const [file, argv] = isRoot() ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
-    const child = spawn(file, argv, { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATRONICTL_CONFIG_FILE: '' } });
+    const child = spawn(command, args, { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'], env: this.env(), ...asPostgres() });
     const keep = (d: Buffer) => (this.log = (this.log + d.toString()).slice(-20_000));
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
@@ -210,8 +211,16 @@ export class PatroniCluster {
   }
 
   private as(command: string, args: string[]) {
-    return isRoot() ? run('runuser', ['-u', 'postgres', '--', command, ...args], { cwd: this.dir }) : run(command, args, { cwd: this.dir });
+    return run(command, args, { cwd: this.dir, env: this.env(), ...asPostgres() });
   }
+
+  private env(): NodeJS.ProcessEnv {
+    return { PATH: process.env.PATH, HOME: this.dir, LANG: 'C.UTF-8' };
+  }
+}
+
+function asPostgres(): { uid?: number; gid?: number } {
+  return isRoot() ? { uid: postgresId('-u'), gid: postgresId('-g') } : {};
 }
 
 /** True when Patroni and etcd are installed (scripts/test-prereqs.sh installs them as root). */

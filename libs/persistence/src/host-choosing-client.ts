@@ -9,6 +9,12 @@ export interface HostChoosingConfig extends ClientConfig {
 
 type Statuses = Map<string, string>;
 
+const PROBE_NAME = 'credential-vault host probe';
+
+function escapeLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
 /**
  * A pool client that connects as libpq does with several hosts: tries them in order and keeps
  * the first whose session satisfies target_session_attrs. PostgreSQL 14+ reports
@@ -49,13 +55,24 @@ export class HostChoosingClient extends ListenedClient {
       }
       failures.push(`${host.host}:${host.port} ${verdict}`);
     }
-    const self = this as unknown as { host: string; port: number; connectionParameters: { host: string; port: number }; connection: NodeJS.EventEmitter };
+    const self = this as unknown as {
+      host: string;
+      port: number;
+      connectionParameters: { host: string; port: number; application_name?: string };
+      connection: NodeJS.EventEmitter;
+    };
     self.host = self.connectionParameters.host = chosen.host;
     self.port = self.connectionParameters.port = chosen.port;
+    // Named as a probe until judged: a session of the service never shows on a standby.
+    const name = self.connectionParameters.application_name;
+    self.connectionParameters.application_name = PROBE_NAME;
     const statuses = watchStatuses(self.connection);
     await super.connect();
     const verdict = await judge(this, statuses, attrs);
-    if (verdict === true) return;
+    if (verdict === true) {
+      if (name) await this.query(`SET application_name = ${escapeLiteral(name)}`);
+      return;
+    }
     failures.push(`${chosen.host}:${chosen.port} ${verdict}`);
     await this.end().catch(() => undefined);
     throw noHostError(attrs, failures);
@@ -65,7 +82,7 @@ export class HostChoosingClient extends ListenedClient {
 /** true when the host takes a session of the wanted kind, else why not. */
 async function probe(options: HostChoosingConfig, host: DatabaseHost, attrs: TargetSessionAttrs): Promise<true | string> {
   const { databaseTarget: _, Client: __, ...rest } = options as HostChoosingConfig & { Client?: unknown };
-  const client = new Client({ ...rest, connectionString: host.url });
+  const client = new Client({ ...rest, connectionString: host.url, application_name: PROBE_NAME });
   client.on('error', () => undefined);
   const statuses = watchStatuses((client as unknown as { connection: NodeJS.EventEmitter }).connection);
   try {

@@ -12,6 +12,8 @@ export function isConnectionEndingCode(code: string | undefined): boolean {
   return !!code && (code === '25006' || /^57P0[123]$/.test(code) || code.startsWith('08'));
 }
 
+const SYNC_WAIT_CANCELLED = /canceling (the )?wait for synchronous replication/i;
+
 /**
  * The pool's client class: one that always has an 'error' listener. pg-pool removes its own
  * listener while a client is checked out and leaves errors to the holder, and an 'error' event
@@ -37,6 +39,18 @@ export class ListenedClient extends Client {
         ending = true;
         logger.warn(`Database connection dropped after SQLSTATE ${message.code}`);
       }
+    });
+    // A commit whose wait for the synchronous standby was cancelled (statement_timeout, a
+    // cancel request) is committed on this node only, and PostgreSQL says so in a warning, not
+    // an error: a failover may yet lose it. Its statement fails here (08007: transaction
+    // resolution unknown), so that no change is acknowledged and no secret leaves on an audit
+    // row that might not survive.
+    connection.on('notice', (message: { message?: string }) => {
+      if (!SYNC_WAIT_CANCELLED.test(message.message ?? '')) return;
+      const active = (this as unknown as { _activeQuery?: { _canceledDueToError?: unknown } })._activeQuery;
+      if (active) active._canceledDueToError = Object.assign(new Error(`Commit not confirmed by the synchronous standby: ${message.message}`), { code: '08007' });
+      ending = true;
+      logger.warn('Database connection dropped: a commit was not confirmed by the synchronous standby');
     });
     // Listeners added here run before the client's own: on the next tick its statement has
     // been answered (the caller sees the real error) and no other has been sent yet.
