@@ -23,6 +23,9 @@ needs=(
   pg_ctl=postgresql          # the database outage test runs a PostgreSQL server of its own
   mariadbd=mariadb-server    # a throwaway MariaDB for the mysql connector's tests
   slapd=slapd                # a throwaway OpenLDAP for the ldap connector's tests
+  patroni=patroni            # the failover drill: two PostgreSQL nodes under Patroni ...
+  patronictl=patroni
+  etcd=etcd-server           # ... with etcd as its store
   "$@"
 )
 
