@@ -30,6 +30,7 @@ export class PatroniCluster {
   readonly scope = `vault-drill-${process.pid}`;
   readonly nodes: PatroniNode[] = [];
   private etcd?: ChildProcess;
+  private readonly children: ChildProcess[] = [];
   private etcdPort = 0;
   private log = '';
 
@@ -68,6 +69,7 @@ export class PatroniCluster {
 
   async startNode(node: PatroniNode): Promise<void> {
     node.process = this.spawnAs('patroni', [node.config]);
+    this.children.push(node.process);
     node.process.on('exit', () => (node.process = undefined));
   }
 
@@ -146,6 +148,11 @@ export class PatroniCluster {
       }
     }
     if (this.etcd && this.etcd.exitCode === null) this.etcd.kill('SIGKILL');
+    // PostgreSQL's processes inherit Patroni's output pipes: let go of them (jest waits otherwise).
+    for (const child of [this.etcd, ...this.children]) {
+      child?.stdout?.destroy();
+      child?.stderr?.destroy();
+    }
     rmSync(this.dir, { recursive: true, force: true });
   }
 
