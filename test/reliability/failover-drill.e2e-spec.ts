@@ -31,7 +31,7 @@ const CHECKOUT_MINUTES = 0.1;
  * the sweeper carry on; no instance ever holds a session on a node in recovery, and the old
  * leader rejoins as a replica. Then the audit chain verifies.
  */
-(patroniAvailable() ? describe : describe.skip)('failover drill (Patroni, synchronous replication)', () => {
+describe('failover drill (Patroni, synchronous replication)', () => {
   const cluster = new PatroniCluster();
   const instances: ServiceProcess[] = [];
   let dataDir: string;
@@ -45,6 +45,8 @@ const CHECKOUT_MINUTES = 0.1;
   const figures: string[] = [];
 
   beforeAll(async () => {
+    // scripts/test-prereqs.sh installs them; a missing drill must fail, not pass unseen.
+    if (!patroniAvailable()) throw new Error('Patroni and etcd are needed (Debian packages patroni, etcd-server): run scripts/test-prereqs.sh as root');
     await cluster.start();
     await cluster.query(cluster.nodes[0], 'CREATE DATABASE vault', 'postgres');
     await cluster.query(cluster.nodes[0], 'CREATE DATABASE drill', 'postgres');

@@ -36,7 +36,7 @@ export class HostChoosingClient extends ListenedClient {
 
   connect(): Promise<Client>;
   connect(callback: ((err: Error) => void) | ((err: null, c: Client) => void)): void;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // pg's overloads, loosened: the pool calls connect(callback), everything else connect().
   connect(callback?: (err: any, c?: any) => void): Promise<Client> | void {
     const done = this.choose().then(() => this as Client);
     if (!callback) return done;
