@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -96,6 +96,7 @@ describe('failover drill (Patroni, synchronous replication)', () => {
     for (const i of instances) await i.kill().catch(() => undefined);
     await ds?.destroy().catch(() => undefined);
     await cluster.destroy();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     if (figures.length) console.log(`failover drill:\n${figures.join('\n')}`);
   }, 120_000);
 
