@@ -61,16 +61,17 @@ export class Authenticator {
   }
 
   /**
-   * Whether the token belongs to a user at all; asked before a request's body is read (no
+   * Whether the token's user would be admitted (known, not locked or expired, calling from
+   * an allowed host); asked before more than a little of a request's body is read (no
    * audit: the guard refuses later). The row read here serves that request's guard, so a
    * request with a body reads its user once, not twice; except after a multipart body,
    * whose upload can take long enough for the user to be locked meanwhile, or any body that
    * took longer than EARLY_LOOKUP_FRESH_MS: read again then.
    */
-  async isKnownToken(token: string, req?: ParsedRequest): Promise<boolean> {
+  async isAdmissible(token: string, req: ParsedRequest): Promise<boolean> {
     const user = await this.findUser(token);
-    if (req && !/^multipart\//i.test(req.headers['content-type'] ?? '')) earlyLookups.set(req, { token, user, at: performance.now() });
-    return user !== undefined;
+    if (!/^multipart\//i.test(req.headers['content-type'] ?? '')) earlyLookups.set(req, { token, user, at: performance.now() });
+    return user !== undefined && !user.locked && !user.expired && (await isHostAllowed(user.allowed_hosts, clientIp(req)));
   }
 
   private async findUser(token: string): Promise<CallerRow | undefined> {
