@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Actor, AuditOperation, AuditWriter } from '@app/audit';
+import { Actor } from '@app/audit';
 import { hashToken } from '@app/crypto';
 import { AppError, AUTH_FAILED_MESSAGE, clientIp, ErrorCode, extractToken, HOST_NOT_ALLOWED_MESSAGE, ParsedRequest } from '@app/http';
 import { pgPool, prepared } from '@app/persistence';
+import { FailedAuthLedger } from './failed-auth-ledger';
 import { FailedAuthThrottle } from './failed-auth-throttle';
 import { isHostAllowed } from './host-binding';
 import { roleHas } from './permissions';
@@ -36,8 +37,8 @@ export interface CallerRow {
 }
 
 /**
- * Turns a request's token into an Actor, or refuses (audited, and slowed down after
- * repeated failures from one address). The user is read from the database on every call,
+ * Turns a request's token into an Actor, or refuses (slowed down after repeated failures
+ * from one address, and audited per source: FailedAuthLedger). The user is read from the database on every call,
  * so deleting or locking a user takes effect at once on every instance.
  */
 @Injectable()
@@ -47,7 +48,7 @@ export class Authenticator {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly audit: AuditWriter,
+    private readonly ledger: FailedAuthLedger,
   ) {}
 
   async authenticate(req: ParsedRequest, permission: string | undefined): Promise<Actor> {
@@ -101,21 +102,17 @@ export class Authenticator {
     return this.refuse(req, new AppError(ErrorCode.AuthFailed, AUTH_FAILED_MESSAGE));
   }
 
+  /**
+   * The throttle acts first: a flood from one address waits before it writes anything, and
+   * then adds to its source's count (FailedAuthLedger) rather than a row per failure.
+   */
   private async refuse(req: ParsedRequest, error: AppError, user?: CallerRow): Promise<never> {
     const ip = clientIp(req);
     const delay = this.throttle.fail(ip);
-    await this.audit
-      .record({
-        category: 'User',
-        operation: AuditOperation.AuthenticationFailed,
-        outcome: 'Failed',
-        orgId: user?.org_id ?? null,
-        actor: user ? { id: user.id, orgId: user.org_id, username: user.username, ip, client: '' } : null,
-        target: user?.username ?? '',
-        description: `${req.method} ${req.path}: ${error.message}`,
-      })
-      .catch((e: Error) => this.logger.error(`Could not audit a failed authentication: ${e.message}`));
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    await this.ledger
+      .record({ ip, user: user && { id: user.id, orgId: user.org_id, username: user.username }, description: `${req.method} ${req.path}: ${error.message}` })
+      .catch((e: Error) => this.logger.error(`Could not audit a failed authentication: ${e.message}`));
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, Reflector } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@app/audit';
-import { Authenticator, TokenGuard } from '@app/auth';
+import { Authenticator, FailedAuthLedger, TokenGuard } from '@app/auth';
 import { AppConfig, ConfigModule } from '@app/config';
 import { CryptoModule } from '@app/crypto';
 import { GateModule } from '@app/gate';
@@ -30,6 +30,7 @@ export class CoreModule {
       ],
       providers: [
         Authenticator,
+        FailedAuthLedger,
         LeanRoutes,
         { provide: SERVICE_NAME, useValue: defaultLayout === 'pki' ? 'pki' : 'vault' },
         MetricsService,
@@ -44,7 +45,7 @@ export class CoreModule {
           useFactory: (reflector: Reflector) => new EnvelopeExceptionFilter(reflector, defaultLayout),
         },
       ],
-      exports: [Authenticator, LeanRoutes, MetricsService, Drain],
+      exports: [Authenticator, FailedAuthLedger, LeanRoutes, MetricsService, Drain],
     };
   }
 }
