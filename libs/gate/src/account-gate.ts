@@ -9,6 +9,11 @@ import { ACTOR_CALLER, ACTOR_CALLER_WITH_COLUMNS, ACTOR_SLOTS, decisionAuditCte,
 import { GateRefusal, Refusal, refusalError } from './refusals';
 import { FILE_CONTEXT, PASSWORD_CONTEXT } from './secret-contexts';
 import { ACCOUNT_USE_RULES, AccountUse } from './secret-use';
+import {
+  AdministratorCredential, administratorLocator, AdministratorUse, DESTINATION_COLUMNS, DESTINATION_TEXT, destinationOf, DestinationRow, notConfigured,
+  SYSTEM_USE_SQL, systemDescription,
+} from './administrator-use';
+import { resourceVisibleSql } from './visibility';
 
 /** One use of one account's secret, as a caller asks for it. */
 export interface AccountAccess {
@@ -82,6 +87,8 @@ export interface StoredFile {
 
 // A download's audit row names the file it released, after the caller's description.
 const FILE_DESCRIPTION = `$12::text || coalesce((SELECT sf.file_name FROM stored_files sf WHERE sf.id = v.locator), '')`;
+// A use of an administrator credential names where it is sent.
+const DESTINATION_DESCRIPTION = `left($12::text || coalesce('; to ' || (SELECT ${DESTINATION_TEXT} FROM resources rr WHERE rr.id = v.rid), ''), 2000)`;
 
 interface DecisionRow {
   id: number | null;
@@ -94,6 +101,8 @@ interface DecisionRow {
   org_id: number;
   locator: string | null;
   refusal: Refusal | null;
+  /** A read of a two-account pair: the current member's name (its password is in `password`). */
+  member_name: string | null;
   history?: Buffer[] | null;
   history_fingerprints?: (Buffer | null)[] | null;
 }
@@ -121,9 +130,48 @@ export class AccountSecretGate {
    * and for uses on the caller's behalf (the audit row is durable before the password
    * goes anywhere). Refusals throw, already audited.
    */
-  async openPassword(actor: Actor, access: AccountAccess, description = ''): Promise<{ password: string; account: GrantedAccount }> {
+  async openPassword(actor: Actor, access: AccountAccess, description = ''): Promise<{ password: string; account: GrantedAccount; memberName?: string }> {
     const row = await this.decide(actor, access, undefined, description);
-    return { password: await this.open(row.password!), account: granted(row) };
+    return { password: await this.open(row.password!), account: granted(row), ...(row.member_name ? { memberName: row.member_name } : {}) };
+  }
+
+  /**
+   * The one decision before a resource's administrator credential (the account named by
+   * resources.remote_account_id) is used to log in on someone's behalf: every remote
+   * operation (remote password change, reset after check-in, every connector) asks here and
+   * connects only to the destination this returns, which was read in the deciding statement.
+   *
+   * - A user (`actor`): the gate's 'use' decision on the administrator account, exactly as on
+   *   any account (organisation and visibility, modify access to it, access control and the
+   *   holder of its check-out, the help-desk restriction, reason and ticket); a refusal is
+   *   `Failed` naming why and audited as `Password Use Denied`.
+   * - The server itself (`actor` null: a reset after check-in, a scheduled rotation): no user
+   *   test applies; the row names the system actor and `use.startedBy`.
+   *
+   * Either way `Password Used` (naming the destination) is committed before this returns,
+   * so before any connection. Throws Unavailable when the resource names no administrator.
+   */
+  async openAdministrator(actor: Actor | null, use: AdministratorUse): Promise<AdministratorCredential> {
+    if (!Number.isSafeInteger(use.resourceId)) throw new Error('A resource id must be an integer');
+    if (!actor) {
+      const [row] = await this.dataSource.query(SYSTEM_USE_SQL, [use.resourceId, systemDescription(use)]);
+      if (!row) {
+        const [resource] = await this.dataSource.query('SELECT name FROM resources WHERE id = $1', [use.resourceId]);
+        throw resource ? notConfigured(resource.name) : AppError.notFound('No such resource found');
+      }
+      if (row.logged !== 1) throw new Error('The use of an administrator credential was not audited');
+      return { account: { id: row.id, name: row.name }, password: await this.open(row.password), destination: destinationOf(row) };
+    }
+    // Which account is the administrator is no secret to those who see the resource; the
+    // decision itself checks again that it still is (the locator), in its own snapshot.
+    const [resource] = await this.dataSource.query(
+      `SELECT r.name, r.remote_account_id, ${resourceVisibleSql('r', '$1', '$2', '$3')} AS visible FROM resources r WHERE r.id = $4 AND r.org_id = $1`,
+      [actor.orgId, actor.id, actor.isSuperAdmin, use.resourceId],
+    );
+    if (resource?.visible && !resource.remote_account_id) throw notConfigured(resource.name);
+    const access: AccountAccess = { use: 'use', resourceId: use.resourceId, accountId: resource?.remote_account_id ?? 0, reason: use.reason, ticketId: use.ticketId };
+    const row = await this.decide(actor, access, administratorLocator(resource?.name ?? ''), use.description, true);
+    return { account: { id: row.id!, name: row.name! }, password: await this.open(row.password!), destination: destinationOf(row as DecisionRow & DestinationRow) };
   }
 
   /** Decides and audits a download of a stored file, then opens it. */
@@ -215,6 +263,28 @@ export class AccountSecretGate {
   }
 
   /**
+   * Inside the caller's transaction (see `transaction`), with the resource row locked: decides
+   * a change of an attribute that decides where the resource's stored credentials are sent
+   * (DNS name, the name when there is none, port, type). When the resource names an
+   * administrator account, that is the 'redirect' use of it (full access to the resource,
+   * access control and check-out holder, help-desk rule, reason and ticket); a refusal throws,
+   * audited as `Password Use Denied` once rolled back. Without one, nothing is sent there on
+   * anyone's behalf and the caller's own full-access check is the decision. Returns the
+   * administrator account decided on, or null.
+   */
+  async authorizeRedirect(
+    m: EntityManager,
+    actor: Actor,
+    resourceId: number,
+    opts: { reason?: string; ticketId?: string } = {},
+  ): Promise<{ id: number; name: string } | null> {
+    const [resource] = await m.query('SELECT remote_account_id FROM resources WHERE id = $1 AND org_id = $2', [resourceId, actor.orgId]);
+    if (!resource?.remote_account_id) return null;
+    const account = await this.authorizeChange(m, actor, { use: 'redirect', resourceId, accountId: resource.remote_account_id, ...opts });
+    return { id: account.id, name: account.name };
+  }
+
+  /**
    * The server's own change (the reset after a check-in): no caller to check, the
    * check-in that triggers it was decided by the workflow. Locks and returns the account.
    */
@@ -260,14 +330,17 @@ export class AccountSecretGate {
     return (this.keyring.openLoaded(blob, PASSWORD_CONTEXT) ?? (await this.keyring.open(blob, PASSWORD_CONTEXT))).toString('utf8');
   }
 
-  private async decide(actor: Actor, access: AccountAccess, locator: Locator | undefined, description: string): Promise<DecisionRow> {
+  /** `destination`: the use sends the account's password to its resource's host, named in the row and selected along. */
+  private async decide(actor: Actor, access: AccountAccess, locator: Locator | undefined, description: string, destination = false): Promise<DecisionRow> {
     const rule = ACCOUNT_USE_RULES[access.use];
+    const described = destination ? DESTINATION_DESCRIPTION : locator ? FILE_DESCRIPTION : '$12::text';
     const sql = `WITH ${ACTOR_CALLER}, ${decisionCtes(rule, ACTOR_SLOTS, locator?.sql)},
-      ${decisionAuditCte(rule, ACTOR_SLOTS, locator ? FILE_DESCRIPTION : '$12::text')}
-      SELECT v.*, (SELECT count(*) FROM logged)::int AS logged FROM caller c LEFT JOIN verdict v ON true`;
+      ${decisionAuditCte(rule, ACTOR_SLOTS, described)}
+      SELECT v.*, (SELECT count(*) FROM logged)::int AS logged${destination ? `, ${DESTINATION_COLUMNS}` : ''}
+      FROM caller c LEFT JOIN verdict v ON true${destination ? ' LEFT JOIN resources rr ON rr.id = v.rid' : ''}`;
     const rows = await prepared<DecisionRow & { logged: number }>(
       pgPool(this.dataSource),
-      `gate_${access.use}${locator ? `_${locator.key}` : ''}`,
+      `gate_${access.use}${locator ? `_${locator.key}` : ''}${destination ? '_destination' : ''}`,
       sql,
       [...actorParams(actor, access, true), description.slice(0, 2000), ...(locator?.params ?? [])],
     );

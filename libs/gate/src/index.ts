@@ -1,4 +1,5 @@
 export * from './account-gate';
+export * from './administrator-use';
 export * from './account-gate.sql';
 export * from './checkout-state';
 export * from './gate.module';
@@ -10,3 +11,4 @@ export * from './visibility';
 export * from './secret-path.decorator';
 export * from './pki-secret-gate';
 export * from './pki-secret-gate.module';
+export * from './membership-moves';

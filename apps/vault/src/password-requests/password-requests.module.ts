@@ -23,6 +23,6 @@ import { SshRemotePasswordResetter } from './ssh-remote-resetter';
     RequestSweeper,
     { provide: REMOTE_PASSWORD_RESETTER, useClass: SshRemotePasswordResetter },
   ],
-  exports: [CheckinFinisher, RequestSweeper],
+  exports: [CheckinFinisher, RequestSweeper, REMOTE_PASSWORD_RESETTER],
 })
 export class PasswordRequestsModule {}

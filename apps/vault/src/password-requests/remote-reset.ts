@@ -4,6 +4,8 @@ export interface RemoteTarget {
   resourceId: number;
   accountId: number;
   accountName: string;
+  /** What started the reset (the check-in), named in the audit row of the administrator's use. */
+  startedBy: string;
 }
 
 /**

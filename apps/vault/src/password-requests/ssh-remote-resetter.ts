@@ -21,7 +21,7 @@ export class SshRemotePasswordResetter implements RemotePasswordResetter {
        FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE a.id = $1`,
       [target.accountId],
     );
-    await this.ssh.changeOnHost(this.dataSource.manager, account, newPassword);
+    await this.ssh.changeOnHost(this.dataSource.manager, account, newPassword, { actor: null, startedBy: target.startedBy });
   }
 
   /** Logs in as the account itself: accepted is true, refused is false, anything else is unknown (throws). */

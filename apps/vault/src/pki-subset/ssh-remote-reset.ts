@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
-import { Keyring } from '@app/crypto';
-import { AccountSecretGate, AccountUse, PASSWORD_CONTEXT, resourceVisibleSql, visibilityParams } from '@app/gate';
+import { AccountSecretGate, AccountUse, guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
 import { AppError, ErrorCode, reply, Reply } from '@app/http';
 import { parseHost } from '@app/pki/discovery';
 import { changeRemotePassword, hostKeyHost, type SshTarget } from '@app/pki/ssh';
@@ -16,19 +15,27 @@ const CONNECT_TIMEOUT_MS = 15_000;
 interface RemoteConfig {
   resource_name: string;
   resource_type: string;
-  dns_name: string;
-  remote_port: number | null;
   admin_id: number | null;
-  admin_name: string | null;
-  admin_password: Buffer | null;
 }
 
 export interface RemoteResetOptions {
-  /** Who asks; null for the server itself (e.g. a rotation after check-in). */
-  actor?: Actor | null;
+  /** What started the server's own change (e.g. "scheduled rotation"), named in its audit rows. */
+  startedBy: string;
   reason?: string;
   ticketId?: string;
   description?: string;
+  /** The audit operation of the stored change (default Password Changed). */
+  operation?: string;
+  /** More writes of the storing transaction (a rotation's run and event). */
+  onStored?: (m: EntityManager) => Promise<void>;
+}
+
+/** Who has the administrator credential used: a user (decided on it), or the server naming what started it. */
+export interface AdministratorCaller {
+  actor: Actor | null;
+  reason?: string;
+  ticketId?: string;
+  startedBy?: string;
 }
 
 /**
@@ -40,61 +47,73 @@ export interface RemoteResetOptions {
 export class SshRemoteReset {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
     private readonly changer: PasswordChanger,
     private readonly gate: AccountSecretGate,
   ) {}
 
-  /** PUT .../password with RESETTYPE=REMOTE: the gate decides as for a local change, then the host, then the vault. */
+  /** PUT .../password with RESETTYPE=REMOTE: the gate decides as for a local change, then on the administrator, then the host, then the vault. */
   async changeForCaller(actor: Actor, resourceId: number, accountId: number, newPassword: string, reason = '', ticketId = ''): Promise<void> {
     await this.failureAudited(actor, resourceId, accountId, () =>
       this.gate.transaction(actor, async (m) => {
         const account = await this.gate.authorizeChange(m, actor, { use: 'change', resourceId, accountId, reason, ticketId });
         await this.changer.check(m, account, newPassword);
-        await this.changeOnHost(m, account, newPassword);
+        await this.changeOnHost(m, account, newPassword, { actor, reason, ticketId });
         await this.changer.store(m, actor, account, newPassword, { reason, ticketId, description: 'Password changed on the host (remote reset)' });
       }),
     );
   }
 
   /**
-   * For server-side rotations (e.g. after check-in): the server's own change, addressed
-   * by id. Throws a Failed AppError naming why when the host refuses; then nothing in the
-   * vault has changed.
+   * For server-side rotations: the server's own change, addressed by id, audited as the
+   * system actor naming what started it. Throws a Failed AppError naming why when the host
+   * refuses; then nothing in the vault has changed.
    */
-  async resetRemotePassword(accountId: number, newPassword: string, options: RemoteResetOptions = {}): Promise<void> {
-    const actor = options.actor ?? null;
+  async resetRemotePassword(accountId: number, newPassword: string, options: RemoteResetOptions): Promise<void> {
     await this.dataSource.transaction(async (m) => {
       const account = await this.gate.authorizeServerChange(m, accountId);
       await this.changer.check(m, account, newPassword);
-      await this.changeOnHost(m, account, newPassword);
-      await this.changer.store(m, actor, account, newPassword, {
+      await this.changeOnHost(m, account, newPassword, { actor: null, startedBy: options.startedBy });
+      await this.changer.store(m, null, account, newPassword, {
         reason: options.reason,
         ticketId: options.ticketId,
-        description: options.description ?? 'Password changed on the host (remote reset)',
+        description: `${options.description ?? 'Password changed on the host (remote reset)'}; started by ${options.startedBy}`,
+        operation: options.operation,
       });
+      await options.onStored?.(m);
     });
   }
 
-  /** Changes the account's password on its resource's host; use inside the transaction that locked the account. */
-  async changeOnHost(m: EntityManager, account: LockedAccount, newPassword: string): Promise<void> {
+  /**
+   * Changes the account's password on its resource's host, logged in as the resource's
+   * administrator: the gate decides that use (and audits it) before connecting, and the
+   * host is the destination it decided on. Use inside the transaction that locked the account.
+   */
+  async changeOnHost(m: EntityManager, account: LockedAccount, newPassword: string, by: AdministratorCaller): Promise<void> {
     const config = await this.configOf(m, account.resource_id);
     if (config.resource_type.trim().toLowerCase() !== 'linux') {
       throw AppError.invalid(`Remote password reset is supported for Linux resources only; ${config.resource_name} is ${config.resource_type}`);
     }
-    if (!config.admin_id || !config.admin_name || !config.admin_password) {
+    if (!config.admin_id) {
       throw new AppError(
         ErrorCode.Unavailable,
         `Remote password reset is not configured for resource ${config.resource_name}: name its administrator account with PUT /restapi/json/v1/resources/${account.resource_id}/remotepasswordreset`,
       );
     }
+    const admin = await this.gate.openAdministrator(by.actor, {
+      resourceId: account.resource_id,
+      reason: by.reason,
+      ticketId: by.ticketId,
+      startedBy: by.startedBy,
+      description: `SSH login to change the password of ${account.name}`,
+    });
+    if (admin.destination.type.trim().toLowerCase() !== 'linux') throw AppError.invalid(`Remote password reset is supported for Linux resources only; ${config.resource_name} is ${admin.destination.type}`);
     const target: SshTarget = {
-      host: config.dns_name || config.resource_name,
-      port: config.remote_port ?? DEFAULT_PORT,
+      host: admin.destination.host,
+      port: admin.destination.port ?? DEFAULT_PORT,
       orgId: account.org_id,
-      username: config.admin_name,
-      password: await this.keyring.openText(config.admin_password, PASSWORD_CONTEXT),
+      username: admin.account.name,
+      password: admin.password,
       timeoutMs: CONNECT_TIMEOUT_MS,
     };
     await mapSshErrors(
@@ -146,12 +165,15 @@ export class SshRemoteReset {
     };
     await this.loginAudited(actor, resource, admin, target);
     return this.dataSource.transaction(async (m) => {
-      await m.query('UPDATE resources SET remote_account_id = $2, remote_port = $3, dns_name = coalesce($4, dns_name), updated_at = now() WHERE id = $1', [
-        resourceId,
-        admin.id,
-        port,
-        host ?? null,
-      ]);
+      // A new DNS name can move the resource into or out of groups whose rules read it.
+      const { moves } = await guardMembershipMoves(m, actor, [resourceId], () =>
+        m.query('UPDATE resources SET remote_account_id = $2, remote_port = $3, dns_name = coalesce($4, dns_name), updated_at = now() WHERE id = $1', [
+          resourceId,
+          admin.id,
+          port,
+          host ?? null,
+        ]),
+      );
       await this.audit.record(
         {
           category: 'Resource',
@@ -161,7 +183,7 @@ export class SshRemoteReset {
           resourceName: resource.name,
           accountId: admin.id,
           accountName: admin.name,
-          description: `Remote password reset through ${target.host}:${port} as ${admin.name}`,
+          description: withMoves(`Remote password reset through ${target.host}:${port} as ${admin.name}`, moves),
         },
         m,
       );
@@ -213,8 +235,7 @@ export class SshRemoteReset {
 
   private async configOf(m: EntityManager, resourceId: number): Promise<RemoteConfig> {
     const [config] = await m.query(
-      `SELECT r.name AS resource_name, r.type AS resource_type, r.dns_name, r.remote_port,
-         a.id AS admin_id, a.name AS admin_name, a.password AS admin_password
+      `SELECT r.name AS resource_name, r.type AS resource_type, a.id AS admin_id
        FROM resources r LEFT JOIN accounts a ON a.id = r.remote_account_id AND a.resource_id = r.id
        WHERE r.id = $1`,
       [resourceId],

@@ -6,8 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * meanwhile (libs/auth/src/failed-auth-ledger.ts). The state lives here, not per instance,
  * so several instances on one database write one series of rows whose counts add up.
  */
-export class FailedAuthSources1795412400000 implements MigrationInterface {
-  name = 'FailedAuthSources1795412400000';
+export class FailedAuthSources1795461240000 implements MigrationInterface {
+  name = 'FailedAuthSources1795461240000';
 
   public async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE failed_auth_sources (
