@@ -37,6 +37,7 @@ export function readMultipart(req: ParsedRequest, res: ServerResponse, o: Multip
   try {
     parser = busboy({ headers: req.headers, limits: { fileSize: o.maxFileSize + 1, files: 10, fields: 100, fieldSize: FIELD_SIZE + 1 } });
   } catch (error) {
+    if (o.admitted) o.release();
     leaveUnread(req, res, o.gate, unreadable(error));
     done();
     return;

@@ -89,6 +89,15 @@ describe('request bodies: token first, multipart to temporary files', () => {
     }
   });
 
+  it('gives the upload slot back after a multipart body it cannot read', async () => {
+    const { app: a } = app({ maxConcurrentUploads: 1 });
+    for (let i = 0; i < 2; i++) {
+      const bad = await request(a).post('/x').set('Content-Type', 'multipart/form-data').send('no boundary');
+      expect(bad.body.error).toMatch(/^The multipart body could not be read: /);
+    }
+    expect((await upload(a, 10)).body).toMatchObject({ field: 'k', fileSize: 10, error: null });
+  });
+
   it('removes the temporary folder of an upload the client abandons', async () => {
     const { app: a, uploadDir } = app();
     const server = await listening(a);
