@@ -9,9 +9,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * rotation_runs: one row per account and due time (the unique key is the "exactly once"):
  * a worker claims a row with FOR UPDATE SKIP LOCKED and keeps the lock while it rotates,
- * so a crashed instance's row is free again at once. accounts.last_rotation_run names the
- * run that last rotated the account, written with the new password: a run found done
- * there after a crash is not rotated again.
+ * so a crashed instance's row is free again at once. accounts.pending_rotation_run goes with
+ * a remote change's pending password, and accounts.last_rotation_run takes it when that
+ * change commits (also when a settlement after a crash commits it): a run found done there
+ * is not rotated again. A pair's member carries it, so the check is by run, not by account.
  *
  * accounts.rotation_failed_at: the last scheduled rotation failed after its retries (cleared
  * by the next rotation), shown as the account's PASSWORD STATUS.
@@ -60,7 +61,8 @@ export class PasswordRotation1795450000000 implements MigrationInterface {
     )`);
     await q.query(`CREATE INDEX rotation_runs_ready ON rotation_runs (next_attempt_at) WHERE status = 'due'`);
     await q.query('CREATE INDEX rotation_runs_account ON rotation_runs (account_id)');
-    await q.query('ALTER TABLE accounts ADD COLUMN last_rotation_run bigint, ADD COLUMN rotation_failed_at timestamptz');
+    await q.query('ALTER TABLE accounts ADD COLUMN last_rotation_run bigint, ADD COLUMN rotation_failed_at timestamptz, ADD COLUMN pending_rotation_run bigint');
+    await q.query('CREATE INDEX accounts_last_rotation_run ON accounts (last_rotation_run) WHERE last_rotation_run IS NOT NULL');
     await q.query(`ALTER TABLE accounts
       ADD COLUMN dual_partner_id integer REFERENCES accounts(id) ON DELETE SET NULL,
       ADD COLUMN dual_current_id integer REFERENCES accounts(id) ON DELETE SET NULL,
@@ -83,7 +85,7 @@ export class PasswordRotation1795450000000 implements MigrationInterface {
   public async down(q: QueryRunner): Promise<void> {
     await q.query('DROP TABLE rotation_events');
     await q.query('ALTER TABLE accounts DROP COLUMN dual_partner_id, DROP COLUMN dual_current_id, DROP COLUMN dual_grace_minutes, DROP COLUMN dual_switched_at');
-    await q.query('ALTER TABLE accounts DROP COLUMN last_rotation_run, DROP COLUMN rotation_failed_at');
+    await q.query('ALTER TABLE accounts DROP COLUMN last_rotation_run, DROP COLUMN rotation_failed_at, DROP COLUMN pending_rotation_run');
     await q.query('DROP TABLE rotation_runs');
     await q.query('DROP TABLE rotation_schedules');
   }

@@ -21,6 +21,8 @@ needs=(
   lego=lego
   aiosmtpd=python3-aiosmtpd  # a real SMTP server for the expiry notices
   pg_ctl=postgresql          # the database outage test runs a PostgreSQL server of its own
+  mariadbd=mariadb-server    # a throwaway MariaDB for the mysql connector's tests
+  slapd=slapd                # a throwaway OpenLDAP for the ldap connector's tests
   "$@"
 )
 

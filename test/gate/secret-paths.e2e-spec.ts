@@ -99,6 +99,22 @@ const ROUTES: SecretRoute[] = [
     send: (s, f, extra = {}) =>
       call(s.vaultUrl, 'put', `${V}/resources/${f.resourceId}/remotepasswordreset`, f.caller.token, { ACCOUNTNAME: f.accountName, DNSNAME: '127.0.0.1', PORT: sink.port, ...extra }),
   },
+  {
+    route: 'POST /restapi/json/v1/resources/:rid/accounts/:aid/verify',
+    entry: 'password verification (logs in with the stored password)',
+    refusedAs: 'Password Use Denied',
+    send: async (s, f, extra = {}) => {
+      // The login goes to the sink, never out of loopback.
+      await s.dataSource.query(`UPDATE resources SET dns_name = '127.0.0.1', remote_port = $2 WHERE id = $1`, [f.resourceId, sink.port]);
+      return call(s.vaultUrl, 'post', `${V}/resources/${f.resourceId}/accounts/${f.accountId}/verify`, f.caller.token, { ...extra });
+    },
+  },
+  {
+    route: 'POST /restapi/json/v1/resources/:rid/accounts/:aid/reconcile',
+    entry: 'password reconcile',
+    refusedAs: 'Password Change Denied',
+    send: (s, f, extra = {}) => call(s.vaultUrl, 'post', `${V}/resources/${f.resourceId}/accounts/${f.accountId}/reconcile`, f.caller.token, { ...extra }),
+  },
 ];
 
 /**
@@ -308,7 +324,12 @@ describe('secret paths: one gate refuses, and audits, every path alike', () => {
     } else if (route.entry.startsWith('EDIT RESOURCE')) {
       expect(op.result.status).toBe('Success');
       expect(rows).toEqual([{ operation: 'Resource Modified', outcome: 'Success' }]);
-    } else if (route.entry === 'password change (REMOTE)') {
+    } else if (route.entry === 'password verification (logs in with the stored password)') {
+      // The sink is no SSH server: the target cannot say, which is an answer, not a failure.
+      expect(op.result.status).toBe('Success');
+      expect(op.Details.STATUS).toBe('UNREACHABLE');
+      expect(rows.map((x) => x.operation)).toEqual(['Password Used', 'Password Verified']);
+    } else if (route.entry === 'password change (REMOTE)' || route.entry === 'password reconcile') {
       expect(op.result.message).toMatch(/Remote password reset is not configured/);
       expect(rows).toEqual([]);
     } else {

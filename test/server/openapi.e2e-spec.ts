@@ -48,13 +48,13 @@ describe('GET /openapi.json (OpenAPI 3.1)', () => {
     const create = docs.vault.paths['/restapi/json/v1/resources'].post;
     expect(create).toMatchObject({ summary: 'CREATE RESOURCE', 'x-operation-name': 'CREATE RESOURCE', 'x-permission': 'resource.create', 'x-response-layout': 'vaultA' });
     const dto = docs.vault.components.schemas.CreateResourceDto;
-    expect(dto.required).toEqual(['RESOURCENAME', 'ACCOUNTNAME', 'RESOURCETYPE', 'PASSWORD']);
+    expect(dto.required).toEqual(['RESOURCENAME']);
     expect(dto.properties.RESOURCENAME).toEqual({ type: 'string', maxLength: 255 });
     expect(dto.properties.RESOURCECUSTOMFIELD).toEqual({ type: 'array' });
     const form = create.requestBody.content['application/x-www-form-urlencoded'].schema.properties.INPUT_DATA;
     expect(form.contentSchema.properties.operation.properties.Details).toEqual({ $ref: '#/components/schemas/CreateResourceDto' });
     const read = docs.vault.paths['/restapi/json/v1/resources/{rid}/accounts/{aid}/password'].get;
-    expect(read.parameters.map((p: Json) => `${p.in}:${p.name}`)).toEqual(['path:rid', 'path:aid', 'query:INPUT_DATA']);
+    expect(read.parameters.map((p: Json) => `${p.in}:${p.name}`)).toEqual(['path:rid', 'path:aid', 'header:orgName', 'query:INPUT_DATA']);
     expect(docs.vault.paths['/health'].get).toMatchObject({ security: [], 'x-permission': 'public' });
     const pkiList = docs.pki.paths['/api/pki/restapi/getAllSSLCertificates'].get;
     expect(pkiList).toMatchObject({ 'x-operation-name': 'GetAllSSLCertificates', 'x-permission': 'pki.read', 'x-response-layout': 'pki' });

@@ -2,22 +2,21 @@ import request from 'supertest';
 import { startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { inputData } from '../support/http';
-import { startSshd, type SshdFixture } from '../support/sshd';
+import { ConnectorPeer, startPeer } from '../support/connector-peers';
 
 const V1 = '/restapi/json/v1';
-const ADMIN_PASSWORD = 'Adm1n-Pass-word';
 const ROTATIONS = 60;
 
 /**
  * Two-account rotation proven with a real consumer: every 100 ms it reads the pair's
- * credential through the API and logs in with it on a real sshd while the pair rotates
- * about once a second. Not one login fails. The same consumer on a single rotating account
- * shows the failures the pair avoids (reported, not asserted).
+ * credential through the API and logs in with it to a real PostgreSQL (a throwaway server
+ * of this machine's PostgreSQL that checks passwords: the machine's own trusts every
+ * loopback login) while the pair rotates about once a second. Not one login fails. The same
+ * consumer on a single rotating account shows the failures the pair avoids (reported, not asserted).
  */
 describe('two-account rotation (CONFIGURE DUAL ACCOUNT)', () => {
   let s: TestServices;
-  let sshd: SshdFixture;
-  let admin: string;
+  let peer: ConnectorPeer;
   let blue: string;
   let green: string;
   let single: string;
@@ -42,10 +41,9 @@ describe('two-account rotation (CONFIGURE DUAL ACCOUNT)', () => {
       const user = op.Details.ACCOUNTNAME ?? (aid === ids[single] ? single : '');
       result.reads++;
       result.members.add(user);
-      const login = await sshd.clientLogin(user, { password: op.Details.PASSWORD });
-      if (!login.ok) {
+      if (!(await peer.login(user, op.Details.PASSWORD))) {
         result.failed++;
-        result.failures.push(`${user}: ${login.stderr.trim()}`);
+        result.failures.push(`${user} refused ${result.reads} reads in`);
       }
       await new Promise((r) => setTimeout(r, Math.max(0, 100 - (Date.now() - started))));
     }
@@ -53,10 +51,17 @@ describe('two-account rotation (CONFIGURE DUAL ACCOUNT)', () => {
   }
 
   beforeAll(async () => {
-    [s, sshd] = await Promise.all([startTestServices({ ROTATION_TICK_MS: '100', ROTATION_CONCURRENCY: '2', DB_POOL_SIZE: '10' }), startSshd()]);
-    admin = await sshd.createUser(ADMIN_PASSWORD, { sudo: true });
-    [blue, green, single] = [await sshd.createUser('Blue-Pass-word-1'), await sshd.createUser('Green-Pass-word-1'), await sshd.createUser('Single-Pass-word-1')];
-    resourceId = (await createResource(s.vaultUrl, s.adminToken, { RESOURCENAME: 'pair-host', DNSNAME: '127.0.0.1', ACCOUNTNAME: admin, PASSWORD: ADMIN_PASSWORD })).resourceId;
+    [s, peer] = await Promise.all([startTestServices({ ROTATION_TICK_MS: '100', ROTATION_CONCURRENCY: '2', DB_POOL_SIZE: '10' }), startPeer('postgresql')]);
+    [blue, green, single] = [await peer.createAccount('Blue-Pass-word-1'), await peer.createAccount('Green-Pass-word-1'), await peer.createAccount('Single-Pass-word-1')];
+    resourceId = (
+      await createResource(s.vaultUrl, s.adminToken, {
+        RESOURCENAME: 'pair-db',
+        RESOURCETYPE: peer.resourceType,
+        DNSNAME: peer.target.host,
+        ACCOUNTNAME: peer.admin.username,
+        PASSWORD: peer.admin.password,
+      })
+    ).resourceId;
     const added = await request(s.vaultUrl)
       .post(`${V1}/resources/${resourceId}/accounts`)
       .set('AUTHTOKEN', s.adminToken)
@@ -73,18 +78,18 @@ describe('two-account rotation (CONFIGURE DUAL ACCOUNT)', () => {
     expect(added.body.operation.result.status).toBe('Success');
     const list = await request(s.vaultUrl).get(`${V1}/resources/${resourceId}/accounts`).set('AUTHTOKEN', s.adminToken);
     ids = Object.fromEntries(list.body.operation.Details['ACCOUNT LIST'].map((a: Record<string, string>) => [a['ACCOUNT NAME'], Number(a['ACCOUNT ID'])]));
-    expect((await put(`/resources/${resourceId}/remotepasswordreset`, { ACCOUNTNAME: admin, PORT: String(sshd.port) })).body.operation.result.status).toBe('Success');
+    expect((await put(`/resources/${resourceId}/remotepasswordreset`, { ACCOUNTNAME: peer.admin.username, ...peer.config })).body.operation.result.status).toBe('Success');
     const made = await request(s.vaultUrl)
       .post(`${V1}/resourcegroup`)
       .set('AUTHTOKEN', s.adminToken)
       .type('form')
-      .send({ INPUT_DATA: inputData({ critgroup: 'pair-hosts', GROUPTYPE: 'static' }) });
+      .send({ INPUT_DATA: inputData({ critgroup: 'pair-dbs', GROUPTYPE: 'static' }) });
     groupId = Number(made.body.operation.Details.RESOURCEGROUPID);
     await put(`/resourcegroup/${groupId}/resources`, { RESOURCEIDS: [String(resourceId)] });
   }, 120_000);
   afterAll(async () => {
     await s?.close();
-    await sshd?.stop();
+    await peer?.stop();
   });
 
   it('pairs two accounts of one resource, and refuses what cannot be a pair', async () => {
@@ -94,13 +99,13 @@ describe('two-account rotation (CONFIGURE DUAL ACCOUNT)', () => {
     });
     expect((await put(`/resources/${resourceId}/accounts/${ids[blue]}/dualaccount`, { PARTNERACCOUNTNAME: 'nobody' , GRACEMINUTES: '1'})).body.operation.result).toEqual({
       status: 'Failed',
-      message: 'No account named nobody in resource pair-host',
+      message: 'No account named nobody in resource pair-db',
     });
-    const res = await put(`/resources/${resourceId}/accounts/${ids[blue]}/dualaccount`, { PARTNERACCOUNTNAME: green, GRACEMINUTES: '0.02' });
+    const res = await put(`/resources/${resourceId}/accounts/${ids[blue]}/dualaccount`, { PARTNERACCOUNTNAME: green, GRACEMINUTES: '0.01' });
     expect(res.body.operation).toMatchObject({
       name: 'CONFIGURE DUAL ACCOUNT',
       result: { status: 'Success', message: `Account ${blue} is now a dual account with ${green}` },
-      Details: { DUALACCOUNT: 'true', PARTNERACCOUNTNAME: green, CURRENTACCOUNTNAME: blue, GRACEMINUTES: '0.02' },
+      Details: { DUALACCOUNT: 'true', PARTNERACCOUNTNAME: green, CURRENTACCOUNTNAME: blue, GRACEMINUTES: '0.01' },
     });
     expect((await put(`/resources/${resourceId}/accounts/${ids[single]}/dualaccount`, { PARTNERACCOUNTNAME: green, GRACEMINUTES: '1' })).body.operation.result).toEqual({
       status: 'Failed',
@@ -112,11 +117,11 @@ describe('two-account rotation (CONFIGURE DUAL ACCOUNT)', () => {
     const [readRow] = await s.dataSource.query(`SELECT account_name, description FROM audit WHERE operation = 'Password Retrieved' ORDER BY id DESC LIMIT 1`);
     expect(readRow).toEqual({ account_name: blue, description: `Current member of the pair: ${blue}.` });
     const [audit] = await s.dataSource.query(`SELECT account_name, description FROM audit WHERE operation = 'Dual Account Configured'`);
-    expect(audit).toEqual({ account_name: blue, description: `Paired with ${green}, grace 0.02 minutes` });
+    expect(audit).toEqual({ account_name: blue, description: `Paired with ${green}, grace 0.01 minutes` });
   });
 
   it(`a consumer reading every 100 ms never holds a password that fails, over ${ROTATIONS} rotations`, async () => {
-    const res = await put(`/resourcegroup/${groupId}/passwordrotation`, { ENABLED: 'true', INTERVAL: '0.02', INTERVALUNIT: 'minutes' });
+    const res = await put(`/resourcegroup/${groupId}/passwordrotation`, { ENABLED: 'true', INTERVAL: '0.0167', INTERVALUNIT: 'minutes' });
     expect(res.body.operation.result.status).toBe('Success');
     // The single account rotates too (it is in the group): its consumer runs alongside, for the report.
     const [pair, lone] = await Promise.all([

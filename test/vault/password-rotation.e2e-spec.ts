@@ -185,6 +185,8 @@ describe('scheduled password rotation (CONFIGURE PASSWORD ROTATION)', () => {
     const failed = await s.dataSource.query(`SELECT outcome, actor_id, account_name, description FROM audit WHERE operation = 'Password Rotation Failed'`);
     expect(failed).toEqual([{ outcome: 'Failed', actor_id: null, account_name: lockedOut, description: expect.stringMatching(/^By the rotation schedule of resource group broken-hosts, after 2 attempts: /) }]);
     expect(await storedPassword2(resource.resourceId, resource.accountId)).toBe('Lock-Pass-word-1');
+    const details = await request(s.vaultUrl).get(`${V1}/resources/${resource.resourceId}/accounts/${resource.accountId}`).set('AUTHTOKEN', s.adminToken);
+    expect(details.body.operation.Details['PASSWORD SYNC STATUS']).toBe('ROTATION FAILED');
     await until('the failure event', async () => hooks.some((h) => JSON.parse(h.body).outcome === 'failed'));
     await until('the failure mail', async () => smtp.messages().some((m) => m.includes('Password rotation failed') && m.includes(lockedOut)));
     await put(`/resourcegroup/${gid}/passwordrotation`, { ENABLED: 'false' });

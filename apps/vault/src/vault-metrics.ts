@@ -23,6 +23,13 @@ export class VaultMetrics implements OnApplicationBootstrap {
     this.metrics.gauge('credvault_checkouts_in_use', 'Passwords checked out now (all instances)', [], () =>
       count(runningCheckoutSql('password_requests')),
     );
+    this.metrics.gauge('credvault_accounts_by_password_status', 'Accounts under remote password reset by their last verification (all instances)', ['status'], async () => {
+      const rows: { status: string; n: number }[] = await this.dataSource.query(
+        `SELECT coalesce(a.password_status, 'NOT VERIFIED') AS status, count(*)::int AS n
+         FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE r.remote_account_id IS NOT NULL GROUP BY 1`,
+      );
+      return rows.map((r) => [{ status: r.status }, r.n] as [Record<string, string>, number]);
+    });
     this.metrics.gauge('credvault_password_requests_waiting', 'Password requests awaiting approval (all instances)', [], () =>
       count(`status = 'waiting' AND expires_at > now()`),
     );

@@ -6,3 +6,4 @@ export * from './host-binding';
 export * from './permissions';
 export * from './token.guard';
 export * from './lean-write-route';
+export * from './org-scope';

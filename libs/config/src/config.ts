@@ -32,6 +32,8 @@ export interface AppConfig {
   unmanagedCertPath?: string;
   /** How often the background sweeper looks for expired check-outs and requests, ms. */
   sweepIntervalMs: number;
+  /** How often each account under remote password reset is verified against its target, ms (once per account across instances; 0: never). */
+  verifyIntervalMs: number;
   /** Size of the database connection pool per service. */
   dbPoolSize: number;
   /** Longest wait for a database connection (a free pool slot or a new connection), ms. */
@@ -110,6 +112,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     acmeTlsAlpn01Port: port(env, 'ACME_TLSALPN01_PORT', 443),
     unmanagedCertPath: text(env, 'UNMANAGED_CERT_PATH'),
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
+    verifyIntervalMs: integer(env, 'VERIFY_INTERVAL_MS', 86_400_000, 0, 366 * 86_400_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 20, 1, 500),
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 60_000, 0, 3_600_000),

@@ -308,7 +308,8 @@ export class AccountSecretGate {
     }
   }
 
-  private async auditRefusal(actor: Actor, error: GateRefusal): Promise<void> {
+  /** Audits a refusal thrown inside a transaction the caller ran itself, once it has rolled back. */
+  async auditRefusal(actor: Actor, error: GateRefusal): Promise<void> {
     const row = error.auditRow;
     await this.audit.record({
       category: 'Resource',

@@ -5,7 +5,7 @@ import { AccessLevel } from './visibility';
  * What a caller wants to do with a stored secret. Every path that releases a secret, uses
  * one on the caller's behalf or replaces one names its use, and the gate decides from it.
  */
-export type SecretUse = 'read' | 'download' | 'change' | 'use' | 'configure' | 'redirect' | 'export' | 'assess';
+export type SecretUse = 'read' | 'download' | 'change' | 'use' | 'configure' | 'redirect' | 'reconcile' | 'export' | 'assess';
 
 /** What a use of an account's secret needs, and how its decision is audited. */
 export interface AccountUseRule {
@@ -58,5 +58,6 @@ export const ACCOUNT_USE_RULES: Record<AccountUse, AccountUseRule> = {
     refused: AuditOperation.PasswordComplianceCheckDenied,
   },
   configure: { need: 'fullaccess', scope: 'resource', purpose: 'to point its stored credentials at another host', granted: AuditOperation.PasswordUsed, refused: AuditOperation.PasswordUseDenied },
+  reconcile: { need: 'fullaccess', scope: 'resource', purpose: 'to reconcile its password with the target', granted: null, refused: AuditOperation.PasswordChangeDenied },
   redirect: { need: 'fullaccess', scope: 'resource', purpose: 'to change where its stored credentials are sent', granted: null, refused: AuditOperation.PasswordUseDenied },
 };

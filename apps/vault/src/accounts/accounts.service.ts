@@ -35,6 +35,7 @@ export class AccountsService {
   async details(actor: Actor, resourceId: number, accountId: number): Promise<Reply> {
     const [account] = await this.dataSource.query(
       `SELECT a.id, a.notes, a.password_policy, a.compliance_policy, a.compliance_problems, a.password_changed_at, a.updated_at,
+         a.password_status, a.last_verified_at, a.rotation_failed_at,
          (SELECT max(created_at) FROM audit WHERE account_id = a.id AND operation = 'Password Retrieved') AS last_accessed,
          ${inUseSql('a', '$2')} AS in_use, coalesce(ac.reason_required, false) AS request_reason
        FROM accounts a JOIN resources r ON r.id = a.resource_id LEFT JOIN ${effectiveAccessControl('a')} ON true
@@ -57,6 +58,10 @@ export class AccountsService {
       'COMPLIANT REASON': compliance.reason,
       'LAST ACCESSED TIME': displayTime(account.last_accessed),
       'LAST MODIFIED TIME': displayTime(account.password_changed_at),
+      // The last verification against the target (remote password reset); PASSWORD STATUS keeps its PAM360 meaning.
+      // A scheduled rotation that failed after its retries shows until the next change on the target.
+      'PASSWORD SYNC STATUS': account.rotation_failed_at ? 'ROTATION FAILED' : (account.password_status ?? 'NOT VERIFIED'),
+      'LAST VERIFIED': displayTime(account.last_verified_at),
       PASSWORDREQUEST_REASON_MANDATORY: bool(settings.reasonRequired || account.request_reason),
       'CUSTOM FIELD': await customFieldsOf(this.dataSource.manager, resourceId, accountId),
     });

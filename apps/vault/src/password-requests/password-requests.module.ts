@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { SshRemoteResetModule } from '../pki-subset/ssh-remote-reset.module';
 import { ResourcesModule } from '../resources/resources.module';
 import { AccessControlController } from './access-control.controller';
 import { AccessControlService } from './access-control.service';
@@ -9,11 +8,11 @@ import { PasswordRequestsController } from './password-requests.controller';
 import { PasswordRequestsService } from './password-requests.service';
 import { REMOTE_PASSWORD_RESETTER } from './remote-reset';
 import { RequestSweeper } from './request-sweeper';
-import { SshRemotePasswordResetter } from './ssh-remote-resetter';
+import { ConnectorRemoteResetter } from './connector-resetter';
 
 /** The password access workflow (spec ops 10-15, §3) and its access-control setting. */
 @Module({
-  imports: [ResourcesModule, SshRemoteResetModule],
+  imports: [ResourcesModule],
   controllers: [PasswordRequestsController, AccessControlController],
   providers: [
     PasswordRequestsService,
@@ -21,7 +20,7 @@ import { SshRemotePasswordResetter } from './ssh-remote-resetter';
     CheckinFinisher,
     AccessControlService,
     RequestSweeper,
-    { provide: REMOTE_PASSWORD_RESETTER, useClass: SshRemotePasswordResetter },
+    { provide: REMOTE_PASSWORD_RESETTER, useClass: ConnectorRemoteResetter },
   ],
   exports: [CheckinFinisher, RequestSweeper, REMOTE_PASSWORD_RESETTER],
 })

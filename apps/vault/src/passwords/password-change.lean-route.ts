@@ -5,7 +5,7 @@ import { AuthedRequest, Authenticator, LeanWriteRoute } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { LeanRoutes, maxTextBody, parseInput, readField, reply, Reply } from '@app/http';
 import { parseId } from '../common/ids';
-import { SshRemoteReset } from '../pki-subset/ssh-remote-reset';
+import { RemotePasswords } from '../remote-reset/remote-passwords';
 import { ChangePasswordDto } from './password.dto';
 import { PasswordChanger } from './password-changer';
 import { PasswordsController } from './passwords.controller';
@@ -20,7 +20,7 @@ import { PasswordsController } from './passwords.controller';
 export class PasswordChangeLeanRoute extends LeanWriteRoute {
   constructor(
     private readonly changer: PasswordChanger,
-    private readonly remote: SshRemoteReset,
+    private readonly remote: RemotePasswords,
     authenticator: Authenticator,
     reflector: Reflector,
     routes: LeanRoutes,

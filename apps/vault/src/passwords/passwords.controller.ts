@@ -4,7 +4,7 @@ import { AuthedRequest, AuthenticatedInHandler, CurrentActor, Permission } from 
 import { SecretPath } from '@app/gate';
 import { ApiLayout, Input, Operation, reply } from '@app/http';
 import { parseId } from '../common/ids';
-import { SshRemoteReset } from '../pki-subset/ssh-remote-reset';
+import { RemotePasswords } from '../remote-reset/remote-passwords';
 import { ChangePasswordDto, RetrievePasswordDto } from './password.dto';
 import { PasswordChanger } from './password-changer';
 import { PasswordReader } from './password-reader';
@@ -15,7 +15,7 @@ export class PasswordsController {
   constructor(
     private readonly reader: PasswordReader,
     private readonly changer: PasswordChanger,
-    private readonly remote: SshRemoteReset,
+    private readonly remote: RemotePasswords,
   ) {}
 
   // The hot path: its one SQL statement also authenticates the caller (see PasswordReader).

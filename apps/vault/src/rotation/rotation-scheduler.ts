@@ -41,7 +41,8 @@ interface ClaimedRun {
  *    and the next claimer finds it done (accounts.last_rotation_run, written with the new
  *    password) or settles what the connector left pending before rotating.
  * An account under an exclusive check-out waits for its check-in (CheckinFinisher makes its
- * runs due then). A failed attempt is retried RETRIES times, RETRYINTERVAL apart; the last
+ * runs due then). A resource's administrator account is rotated after the resource's other
+ * due accounts: they log in with its password. A failed attempt is retried RETRIES times, RETRYINTERVAL apart; the last
  * failure is audited, notified and kept on the run.
  */
 @Injectable()
@@ -122,12 +123,16 @@ export class RotationScheduler implements OnApplicationBootstrap, BeforeApplicat
       const [run]: ClaimedRun[] = await m.query(
         `SELECT rr.id, rr.group_id, rr.org_id, rr.account_id, rr.attempts, s.retries, s.retry_interval_minutes, s.notify,
            g.name AS group_name, a.name AS account_name, r.id AS resource_id, r.name AS resource_name,
-           a.last_rotation_run IS NOT DISTINCT FROM rr.id AS rotated,
+           EXISTS (SELECT 1 FROM accounts x WHERE x.last_rotation_run = rr.id) AS rotated,
            (SELECT max(pr.checkout_until) FROM password_requests pr
             WHERE pr.account_id = rr.account_id AND pr.status IN ('checked_out', 'resetting') AND pr.exclusive) AS held_until
          FROM rotation_runs rr JOIN rotation_schedules s ON s.group_id = rr.group_id JOIN resource_groups g ON g.id = rr.group_id
            JOIN accounts a ON a.id = rr.account_id JOIN resources r ON r.id = a.resource_id
          WHERE rr.status = 'due' AND rr.next_attempt_at <= now()
+           -- The resource's administrator goes last: the other rotations log in with its password.
+           AND NOT (a.id = r.remote_account_id AND EXISTS (
+             SELECT 1 FROM rotation_runs o JOIN accounts oa ON oa.id = o.account_id
+             WHERE o.status = 'due' AND oa.resource_id = r.id AND o.id <> rr.id))
          ORDER BY rr.next_attempt_at, rr.id LIMIT 1 FOR UPDATE OF rr SKIP LOCKED`,
       );
       if (!run) return 'none';

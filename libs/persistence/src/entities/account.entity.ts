@@ -12,6 +12,13 @@ export class Account {
   /** Sealed (AES-256-GCM); never selected unless asked for. */
   @Column({ type: 'bytea', select: false }) password!: Buffer;
   @Column({ type: 'timestamptz', nullable: true }) passwordChangedAt!: Date | null;
+  /** A remote change in flight: the new password, sealed before the target was touched. */
+  @Column({ type: 'bytea', nullable: true, select: false }) pendingPassword!: Buffer | null;
+  @Column({ type: 'timestamptz', nullable: true }) pendingSince!: Date | null;
+  /** The last verification: IN SYNC, OUT OF SYNC or UNREACHABLE, and when. */
+  @Column({ type: 'text', nullable: true }) passwordStatus!: string | null;
+  @Column({ type: 'timestamptz', nullable: true }) lastVerifiedAt!: Date | null;
+  @Column({ type: 'timestamptz', nullable: true }) verifyClaimedAt!: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) lastAccessedAt!: Date | null;
   @Column({ default: false }) isFavourite!: boolean;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt!: Date;

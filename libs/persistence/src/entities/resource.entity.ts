@@ -19,6 +19,11 @@ export class Resource {
   /** Admin credentials for remote password reset: the account used to log in to the host. */
   @Column({ type: 'int', nullable: true }) remoteAccountId!: number | null;
   @Column({ type: 'int', nullable: true }) remotePort!: number | null;
+  /** What a connector needs besides host and port (see libs/connectors). */
+  @Column({ type: 'text', nullable: true }) remoteDatabase!: string | null;
+  @Column({ type: 'text', nullable: true }) remoteTls!: string | null;
+  @Column({ type: 'text', nullable: true }) remoteCaCert!: string | null;
+  @Column({ type: 'text', nullable: true }) remoteUserDn!: string | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt!: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt!: Date;
 }

@@ -44,16 +44,20 @@ export class ExpiryChannels {
   }
 
   /** Sends by every configured channel; throws with the first failure (the notice is retried whole). */
-  async send(facts: ExpiryFacts): Promise<void> {
-    if (this.mail && facts.recipients.length) {
-      const { subject, text } = expiryMail(facts);
-      await this.mail.sendMail({ from: this.from, to: facts.recipients, subject, text });
+  send(facts: ExpiryFacts): Promise<void> {
+    return this.deliver({ ...expiryMail(facts), recipients: facts.recipients, webhook: expiryWebhookBody(facts) });
+  }
+
+  /** Any notice by the same channels (mail to `recipients`, the JSON body to the webhook). */
+  async deliver(notice: { subject: string; text: string; recipients: string[]; webhook: Record<string, unknown> }): Promise<void> {
+    if (this.mail && notice.recipients.length) {
+      await this.mail.sendMail({ from: this.from, to: notice.recipients, subject: notice.subject, text: notice.text });
     }
     if (this.webhookUrl) {
       const response = await fetch(this.webhookUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(expiryWebhookBody(facts)),
+        body: JSON.stringify(notice.webhook),
         signal: AbortSignal.timeout(TIMEOUT_MS),
         redirect: 'error',
       });

@@ -21,7 +21,7 @@ export function openApiDocument(input: DocumentInput): Record<string, unknown> {
   const used = new Set<string>();
   for (const route of input.routes) {
     const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
-    const operation = operationObject(route, input.defaultLayout, schemas, used);
+    const operation = operationObject(route, input, schemas, used);
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
   }
   return {
@@ -45,8 +45,8 @@ export function openApiDocument(input: DocumentInput): Record<string, unknown> {
   };
 }
 
-function operationObject(route: CatalogRoute, defaultLayout: Layout, schemas: Record<string, Schema>, used: Set<string>): Record<string, unknown> {
-  const layout = route.layout ?? defaultLayout;
+function operationObject(route: CatalogRoute, input: DocumentInput, schemas: Record<string, Schema>, used: Set<string>): Record<string, unknown> {
+  const layout = route.layout ?? input.defaultLayout;
   const name = route.operation?.name;
   const protocol = route.protocol;
   const op: Record<string, unknown> = {
@@ -63,6 +63,7 @@ function operationObject(route: CatalogRoute, defaultLayout: Layout, schemas: Re
     required: true,
     schema: { type: 'string' },
   }));
+  if (input.service === 'vault' && name && !route.isPublic) parameters.push(ORG_NAME);
   let inputRef: Schema | undefined;
   if (route.input) {
     schemas[route.input.name] ??= dtoSchema(route.input);
@@ -96,6 +97,15 @@ function operationObject(route: CatalogRoute, defaultLayout: Layout, schemas: Re
   };
   return op;
 }
+
+// PAM360's header, honoured on every vault operation (actorInOrg).
+const ORG_NAME = {
+  name: 'orgName',
+  in: 'header',
+  required: false,
+  description: "The organisation to act in, by name; by default the caller's own. Only a super administrator of the first (provider) organisation may name another.",
+  schema: { type: 'string' },
+};
 
 // Routes of standard protocols answer in their own media types, not an envelope.
 const PROTOCOLS: Record<Protocol, { title: string; responses: Record<string, unknown> }> = {

@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import { Attribute, Change, Client } from 'ldapts';
+import { ConnectorKind, ConnectorTarget, Credential, accountDn } from '@app/connectors';
+import { startMariadb } from './mariadb';
+import { startPostgresPeer } from './postgres-peer';
+import { startSlapd } from './slapd';
+import { startSshd } from './sshd';
+
+/**
+ * One real peer per connector kind, seen the same way by the contract test and the e2e
+ * tests: its address (with TLS as the peer speaks it), an administrator, and its own means
+ * to create accounts, set a password behind the vault's back and try a login.
+ */
+export interface ConnectorPeer {
+  kind: ConnectorKind;
+  /** The vault resource type this kind serves. */
+  resourceType: string;
+  target: ConnectorTarget;
+  /** PUT .../remotepasswordreset fields for this peer (besides ACCOUNTNAME). */
+  config: Record<string, string>;
+  /** The same peer with TLS `verify` and no CA given: its self-signed certificate must be refused. */
+  untrusted?: { target: ConnectorTarget; config: Record<string, string> };
+  /** The same peer verified against its own certificate (CACERT). */
+  trusted?: { target: ConnectorTarget; config: Record<string, string> };
+  admin: Credential;
+  /** Names the kind allows that would break a spliced statement, DN or filter. */
+  hostileNames: string[];
+  /** Creates an account (named `name` when given) holding `password`; returns its name. */
+  createAccount(password: string, name?: string): Promise<string>;
+  /** Sets a password on the target directly, as an operator would behind the vault's back. */
+  setPassword(name: string, password: string): Promise<void>;
+  /** Whether `name` logs in with `password`, by the peer's own client. */
+  login(name: string, password: string): Promise<boolean>;
+  /** Whether the administrator still exists and logs in (a hostile name did not touch it). */
+  adminIntact(): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+export const PEER_KINDS: ConnectorKind[] = ['ssh', 'postgresql', 'mysql', 'ldap'];
+
+export function startPeer(kind: ConnectorKind): Promise<ConnectorPeer> {
+  return { ssh: sshPeer, postgresql: postgresqlPeer, mysql: mysqlPeer, ldap: ldapPeer }[kind]();
+}
+
+const rand = () => randomBytes(4).toString('hex');
+const ADMIN_PASSWORD = 'Peer-Admin-Pass-1';
+
+async function sshPeer(): Promise<ConnectorPeer> {
+  const sshd = await startSshd();
+  const admin = await sshd.createUser(ADMIN_PASSWORD, { sudo: true });
+  const target: ConnectorTarget = { host: sshd.host, port: sshd.port, orgId: 0, tls: 'off' };
+  return {
+    kind: 'ssh',
+    resourceType: 'Linux',
+    target,
+    config: { DNSNAME: sshd.host, PORT: String(sshd.port) },
+    admin: { username: admin, password: ADMIN_PASSWORD },
+    // useradd would refuse these; the connector refuses them before connecting.
+    hostileNames: [],
+    createAccount: (password) => sshd.createUser(password),
+    async setPassword(name, password) {
+      const { execFileSync } = await import('node:child_process');
+      execFileSync('chpasswd', { input: `${name}:${password}\n` });
+    },
+    async login(name, password) {
+      return (await sshd.clientLogin(name, { password })).ok;
+    },
+    async adminIntact() {
+      return (await sshd.clientLogin(admin, { password: ADMIN_PASSWORD })).ok;
+    },
+    stop: () => sshd.stop(),
+  };
+}
+
+async function postgresqlPeer(): Promise<ConnectorPeer> {
+  const pg = await startPostgresPeer();
+  const root = await pg.root();
+  const admin = `vt_admin_${rand()}`;
+  await root.query(`CREATE ROLE ${admin} LOGIN CREATEROLE PASSWORD '${ADMIN_PASSWORD}'`);
+  const target: ConnectorTarget = { host: pg.host, port: pg.port, orgId: 0, tls: 'require', database: 'postgres' };
+  const login = async (name: string, password: string) => {
+    const { Client: PgClient } = await import('pg');
+    const client = new PgClient({ host: pg.host, port: pg.port, user: name, password, database: 'postgres', ssl: false });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.end();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    kind: 'postgresql',
+    resourceType: 'PostgreSQL',
+    target,
+    config: { DNSNAME: pg.host, PORT: String(pg.port), TLS: 'require', DATABASE: 'postgres' },
+    untrusted: { target: { ...target, tls: 'verify' }, config: { DNSNAME: pg.host, PORT: String(pg.port), TLS: 'verify' } },
+    trusted: { target: { ...target, tls: 'verify', caCert: pg.certPem }, config: { DNSNAME: pg.host, PORT: String(pg.port), TLS: 'verify', CACERT: pg.certPem } },
+    admin: { username: admin, password: ADMIN_PASSWORD },
+    hostileNames: [`x" ; DROP ROLE ${admin}; --`, `q'; ALTER ROLE ${admin} NOLOGIN; --`],
+    async createAccount(password, name = `vt_user_${rand()}`) {
+      await root.query(`CREATE ROLE ${root.escapeIdentifier(name)} LOGIN PASSWORD ${root.escapeLiteral(password)}`);
+      return name;
+    },
+    async setPassword(name, password) {
+      await root.query(`ALTER ROLE ${root.escapeIdentifier(name)} PASSWORD ${root.escapeLiteral(password)}`);
+    },
+    login,
+    adminIntact: () => login(admin, ADMIN_PASSWORD),
+    async stop() {
+      await root.end().catch(() => undefined);
+      await pg.stop();
+    },
+  };
+}
+
+async function mysqlPeer(): Promise<ConnectorPeer> {
+  const db = await startMariadb();
+  const root = await db.root();
+  const admin = `vt_admin_${rand()}`;
+  await root.query(`CREATE USER ?@'%' IDENTIFIED BY ?`, [admin, ADMIN_PASSWORD]);
+  await root.query(`GRANT ALL PRIVILEGES ON *.* TO ?@'%' WITH GRANT OPTION`, [admin]);
+  const target: ConnectorTarget = { host: db.host, port: db.port, orgId: 0, tls: 'require' };
+  const login = async (name: string, password: string) => {
+    const { createConnection } = await import('mysql2/promise');
+    try {
+      await (await createConnection({ host: db.host, port: db.port, user: name, password })).end();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    kind: 'mysql',
+    resourceType: 'MySQL Server',
+    target,
+    config: { DNSNAME: db.host, PORT: String(db.port), TLS: 'require' },
+    untrusted: { target: { ...target, tls: 'verify' }, config: { DNSNAME: db.host, PORT: String(db.port), TLS: 'verify' } },
+    trusted: { target: { ...target, tls: 'verify', caCert: db.certPem }, config: { DNSNAME: db.host, PORT: String(db.port), TLS: 'verify', CACERT: db.certPem } },
+    admin: { username: admin, password: ADMIN_PASSWORD },
+    hostileNames: [`x' ; DROP USER ${admin}; --`, `y\\' OR 1=1 -- "`],
+    async createAccount(password, name = `vt_user_${rand()}`) {
+      await root.query(`CREATE USER ?@'%' IDENTIFIED BY ?`, [name, password]);
+      return name;
+    },
+    async setPassword(name, password) {
+      await root.query(`ALTER USER ?@'%' IDENTIFIED BY ?`, [name, password]);
+    },
+    login,
+    adminIntact: () => login(admin, ADMIN_PASSWORD),
+    async stop() {
+      await root.end().catch(() => undefined);
+      await db.stop();
+    },
+  };
+}
+
+async function ldapPeer(): Promise<ConnectorPeer> {
+  const slapd = await startSlapd();
+  const root = await slapd.root();
+  const template = slapd.userDnTemplate;
+  const target: ConnectorTarget = { host: slapd.host, port: slapd.port, orgId: 0, tls: 'off', userDn: template };
+  const login = async (dn: string, password: string) => {
+    const client = new Client({ url: `ldap://${slapd.host}:${slapd.port}`, connectTimeout: 5000, timeout: 10_000 });
+    try {
+      await client.bind(dn, password);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.unbind().catch(() => undefined);
+    }
+  };
+  const ldapsConfig = { DNSNAME: slapd.host, PORT: String(slapd.ldapsPort), USERDN: template };
+  return {
+    kind: 'ldap',
+    resourceType: 'LDAP Server',
+    target,
+    config: { DNSNAME: slapd.host, PORT: String(slapd.port), TLS: 'off', USERDN: template },
+    untrusted: { target: { ...target, port: slapd.ldapsPort, tls: 'verify' }, config: { ...ldapsConfig, TLS: 'verify' } },
+    trusted: { target: { ...target, tls: 'starttls', caCert: slapd.certPem }, config: { DNSNAME: slapd.host, PORT: String(slapd.port), USERDN: template, TLS: 'starttls', CACERT: slapd.certPem } },
+    admin: { username: slapd.rootDn, password: slapd.rootPassword },
+    hostileNames: ['*)(uid=*', 'x,ou=admins', 'a+cn=admin,dc=example,dc=org'],
+    async createAccount(password, name = `vt${rand()}`) {
+      await root.add(accountDn(template, name), {
+        objectClass: ['inetOrgPerson'],
+        uid: name,
+        cn: name,
+        sn: name,
+        userPassword: password,
+      });
+      return name;
+    },
+    async setPassword(name, password) {
+      await root.modify(accountDn(template, name), new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: [password] }) }));
+    },
+    login: (name, password) => login(accountDn(template, name), password),
+    adminIntact: () => login(slapd.rootDn, slapd.rootPassword),
+    async stop() {
+      await root.unbind().catch(() => undefined);
+      await slapd.stop();
+    },
+  };
+}
