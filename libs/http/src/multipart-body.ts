@@ -111,6 +111,7 @@ export function readMultipart(req: ParsedRequest, res: ServerResponse, o: Multip
   });
   parser.on('field', (name, value, info) => {
     if (finished) return;
+    if (name == null) return finish(unnamed());
     if (info.valueTruncated) return finish(AppError.invalid(`The multipart field ${name} is longer than ${FIELD_SIZE} bytes`));
     count(Buffer.byteLength(value));
     append(fields, name, value);
@@ -120,7 +121,11 @@ export function readMultipart(req: ParsedRequest, res: ServerResponse, o: Multip
     }
   });
   parser.on('file', (name, stream, info) => {
-    if (finished || !info.filename) return stream.resume();
+    if (finished || name == null || !info.filename) {
+      stream.resume();
+      if (name == null) finish(unnamed());
+      return;
+    }
     writing.add(stream);
     stream.on('data', (chunk: Buffer) => count(chunk.length));
     stream.on('limit', () => finish(new AppError(ErrorCode.TooLarge, `The uploaded file is larger than the limit of ${o.maxFileSize} bytes`)));
@@ -154,6 +159,10 @@ function append(fields: Record<string, unknown>, name: string, value: string): v
   if (existing === undefined) fields[name] = value;
   else if (Array.isArray(existing)) existing.push(value);
   else fields[name] = [existing, value];
+}
+
+function unnamed(): AppError {
+  return AppError.invalid('The multipart body could not be read: a part has no name');
 }
 
 function unreadable(error: unknown): AppError {

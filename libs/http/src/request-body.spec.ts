@@ -98,6 +98,15 @@ describe('request bodies: token first, multipart to temporary files', () => {
     expect((await upload(a, 10)).body).toMatchObject({ field: 'k', fileSize: 10, error: null });
   });
 
+  it('refuses a part without a name, field or file', async () => {
+    const { app: a } = app();
+    for (const disposition of ['form-data', 'form-data; filename="f.bin"']) {
+      const body = `--b\r\nContent-Disposition: ${disposition}\r\n\r\nvalue\r\n--b--\r\n`;
+      const res = await request(a).post('/x').set('Content-Type', 'multipart/form-data; boundary=b').send(body);
+      expect(res.body.error).toBe('The multipart body could not be read: a part has no name');
+    }
+  });
+
   it('removes the temporary folder of an upload the client abandons', async () => {
     const { app: a, uploadDir } = app();
     const server = await listening(a);
