@@ -112,6 +112,7 @@ export function readMultipart(req: ParsedRequest, res: ServerResponse, o: Multip
   parser.on('field', (name, value, info) => {
     if (finished) return;
     if (name == null) return finish(unnamed());
+    if (info.nameTruncated) return finish(AppError.invalid('The multipart body could not be read: a field name is longer than 100 bytes'));
     if (info.valueTruncated) return finish(AppError.invalid(`The multipart field ${name} is longer than ${FIELD_SIZE} bytes`));
     count(Buffer.byteLength(value));
     append(fields, name, value);
