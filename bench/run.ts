@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   keygen: async () => (await import('./keygen')).main(),
   'acme-order': async () => (await import('./acme-order')).main(),
   ocsp: async () => (await import('./ocsp')).main(),
+  'preauth-memory': async () => (await import('./preauth-memory')).main(),
 };
 
 async function main(): Promise<void> {

@@ -30,6 +30,7 @@ const MAY_CHANGE_ON_FAILURE = [
   'audit_checkpoints', // the sealer's background work
   'audit_seals',
   'audit_counts',
+  'failed_auth_sources', // failed logins counted per source (FailedAuthLedger)
   'api_tokens', // last use of the token
 ];
 

@@ -8,7 +8,7 @@ import { startTestServices, TestServices } from '../support/app';
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
 /**
- * The documented bound (docs/security.md, "Bounded before authentication"): 100 uploads of 10 MiB
+ * A loose bound (docs/RELIABILITY.md has the measured figure): 100 uploads of 10 MiB
  * with a bad token raise this process's peak resident memory by less than this. Before the
  * token was checked first they raised it by about 930 MiB; now each holds at most the
  * socket's buffers. Generous: this process also runs jest, both services and the pool.
@@ -36,15 +36,12 @@ async function flood(url: string, token: string, count: number, size: number, ca
 }
 
 /**
- * Every upload got the authentication failure. The server answers without reading the body,
- * so now and then a client's write meets the closed socket (EPIPE) before it reads that
- * answer; nothing else may come back, and most must read it.
+ * Every upload read the authentication failure: the server answers without reading the
+ * body and then keeps dropping what the client still sends (a lingering close), so no
+ * client's write meets a reset connection (EPIPE) before it reads that answer.
  */
 function expectRefused(answers: Record<string, number>, count: number): void {
-  const { [`200 ${AUTH_FAILED_MESSAGE}`]: refused = 0, 'error EPIPE': closed = 0, ...other } = messages(answers);
-  expect(other).toEqual({});
-  expect(refused + closed).toBe(count);
-  expect(refused).toBeGreaterThanOrEqual(Math.ceil(count * 0.75));
+  expect(messages(answers)).toEqual({ [`200 ${AUTH_FAILED_MESSAGE}`]: count });
 }
 
 /** `{ "<status> <body>": count }` → `{ "<status> <result message>": count }`. */

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Actor, AuditOperation, AuditWriter } from '@app/audit';
+import { Actor } from '@app/audit';
 import { hashToken } from '@app/crypto';
 import { AppError, AUTH_FAILED_MESSAGE, clientIp, ErrorCode, extractToken, HOST_NOT_ALLOWED_MESSAGE, ParsedRequest } from '@app/http';
 import { pgPool, prepared } from '@app/persistence';
+import { FailedAuthLedger } from './failed-auth-ledger';
 import { FailedAuthThrottle } from './failed-auth-throttle';
 import { isHostAllowed } from './host-binding';
 import { actorInOrg, ORG_HEADER_SCOPE, orgHeader } from './org-scope';
@@ -37,8 +38,8 @@ export interface CallerRow {
 }
 
 /**
- * Turns a request's token into an Actor, or refuses (audited, and slowed down after
- * repeated failures from one address). The user is read from the database on every call,
+ * Turns a request's token into an Actor, or refuses (slowed down after repeated failures
+ * from one address, and audited per source: FailedAuthLedger). The user is read from the database on every call,
  * so deleting or locking a user takes effect at once on every instance.
  */
 @Injectable()
@@ -48,7 +49,7 @@ export class Authenticator {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly audit: AuditWriter,
+    private readonly ledger: FailedAuthLedger,
     @Optional() @Inject(ORG_HEADER_SCOPE) private readonly orgHeaderScope = false,
   ) {}
 
@@ -63,16 +64,17 @@ export class Authenticator {
   }
 
   /**
-   * Whether the token belongs to a user at all; asked before a request's body is read (no
+   * Whether the token's user would be admitted (known, not locked or expired, calling from
+   * an allowed host); asked before more than a little of a request's body is read (no
    * audit: the guard refuses later). The row read here serves that request's guard, so a
    * request with a body reads its user once, not twice; except after a multipart body,
    * whose upload can take long enough for the user to be locked meanwhile, or any body that
    * took longer than EARLY_LOOKUP_FRESH_MS: read again then.
    */
-  async isKnownToken(token: string, req?: ParsedRequest): Promise<boolean> {
+  async isAdmissible(token: string, req: ParsedRequest): Promise<boolean> {
     const user = await this.findUser(token);
-    if (req && !/^multipart\//i.test(req.headers['content-type'] ?? '')) earlyLookups.set(req, { token, user, at: performance.now() });
-    return user !== undefined;
+    if (!/^multipart\//i.test(req.headers['content-type'] ?? '')) earlyLookups.set(req, { token, user, at: performance.now() });
+    return user !== undefined && !user.locked && !user.expired && (await isHostAllowed(user.allowed_hosts, clientIp(req)));
   }
 
   private async findUser(token: string): Promise<CallerRow | undefined> {
@@ -103,21 +105,17 @@ export class Authenticator {
     return this.refuse(req, new AppError(ErrorCode.AuthFailed, AUTH_FAILED_MESSAGE));
   }
 
+  /**
+   * The throttle acts first: a flood from one address waits before it writes anything, and
+   * then adds to its source's count (FailedAuthLedger) rather than a row per failure.
+   */
   private async refuse(req: ParsedRequest, error: AppError, user?: CallerRow): Promise<never> {
     const ip = clientIp(req);
     const delay = this.throttle.fail(ip);
-    await this.audit
-      .record({
-        category: 'User',
-        operation: AuditOperation.AuthenticationFailed,
-        outcome: 'Failed',
-        orgId: user?.org_id ?? null,
-        actor: user ? { id: user.id, orgId: user.org_id, username: user.username, ip, client: '' } : null,
-        target: user?.username ?? '',
-        description: `${req.method} ${req.path}: ${error.message}`,
-      })
-      .catch((e: Error) => this.logger.error(`Could not audit a failed authentication: ${e.message}`));
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    await this.ledger
+      .record({ ip, user: user && { id: user.id, orgId: user.org_id, username: user.username }, description: `${req.method} ${req.path}: ${error.message}` })
+      .catch((e: Error) => this.logger.error(`Could not audit a failed authentication: ${e.message}`));
     throw error;
   }
 }

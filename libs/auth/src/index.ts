@@ -1,5 +1,6 @@
 export * from './authenticator';
 export * from './current-actor.decorator';
+export * from './failed-auth-ledger';
 export * from './failed-auth-throttle';
 export * from './host-binding';
 export * from './permissions';

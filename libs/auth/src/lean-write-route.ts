@@ -3,10 +3,13 @@ import { Reflector } from '@nestjs/core';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Actor } from '@app/audit';
 import {
+  admissionBeforeBody,
+  BodyGate,
+  bodyGate,
   buildEnvelope,
   errorAnswer,
-  extractToken,
   hasNoBody,
+  leaveUnread,
   LeanRoute,
   LeanRoutes,
   leanRequest,
@@ -35,9 +38,9 @@ export interface LeanWriteSpec {
 
 /**
  * A write with a form or JSON body, served before Express and Nest (see LeanRoute). The
- * edge is the long way's, step for step: the token is looked up before any byte of the
- * body is read (an unknown token's body is never read), the body is read by the same
- * reader, then the caller is admitted by the same Authenticator with the route's
+ * edge is the long way's, step for step: a token before the body is looked up before any
+ * byte of it is read (a token that would be refused has its body left unread, and without
+ * one at most PREAUTH_BODY_LIMIT bytes are read), the body is read by the same reader, then the caller is admitted by the same Authenticator with the route's
  * permission (reusing that one look-up, as the guard does), and the answer is built by the
  * same envelope and error mapping. Multipart bodies and other shapes go the long way.
  */
@@ -46,6 +49,7 @@ export abstract class LeanWriteRoute extends LeanRoute {
   private readonly meta: OperationMeta;
   private readonly permission: string;
   private readonly route: RouteInfo;
+  private readonly gate: BodyGate;
 
   constructor(
     private readonly authenticator: Authenticator,
@@ -57,6 +61,8 @@ export abstract class LeanWriteRoute extends LeanRoute {
     this.meta = reflector.get(OPERATION, spec.handler);
     this.permission = reflector.get(PERMISSION, spec.handler);
     this.route = { handler: spec.handler, controller: spec.controller };
+    // After a refusal, at most a body this route would read is dropped (closeAfterAnswer).
+    this.gate = bodyGate((token, req) => authenticator.isAdmissible(token, req), spec.maxBody);
     routes.register(this);
   }
 
@@ -76,7 +82,7 @@ export abstract class LeanWriteRoute extends LeanRoute {
     const { meta } = this;
     try {
       req.route_ = this.route;
-      const actor = await this.admit(req);
+      const actor = await this.admit(req, res);
       const reply = await this.serve(actor, req, match);
       sendJson(res, 200, buildEnvelope({ ...meta, layout: 'vaultA', status: reply.status ?? meta.successText ?? 'Success', reply }));
     } catch (error) {
@@ -85,10 +91,10 @@ export abstract class LeanWriteRoute extends LeanRoute {
     }
   }
 
-  private async admit(req: AuthedRequest): Promise<Actor> {
-    const token = extractToken(req);
-    const known = token ? await this.authenticator.isKnownToken(token, req).catch(() => false) : true;
-    if (known) await new Promise<void>((done) => readTextBody(req, this.spec.maxBody, done));
+  private async admit(req: AuthedRequest, res: ServerResponse): Promise<Actor> {
+    const admitted = await admissionBeforeBody(req, this.gate);
+    if (admitted === false) leaveUnread(req, res, this.gate);
+    else await new Promise<void>((done) => readTextBody(req, this.spec.maxBody, done, admitted ? undefined : { res, gate: this.gate }));
     req.actor = await this.authenticator.authenticate(req, this.permission);
     return req.actor;
   }

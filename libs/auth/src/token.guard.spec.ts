@@ -1,8 +1,8 @@
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { AuditWriter } from '@app/audit';
 import { Authenticator } from './authenticator';
+import { FailedAuthLedger } from './failed-auth-ledger';
 import { hashToken } from '@app/crypto';
 import { AppError, ErrorCode, Operation, Public } from '@app/http';
 import { Permission } from './permissions';
@@ -23,7 +23,7 @@ function setUp(row: Partial<typeof USER> | undefined) {
   const query = jest.fn().mockResolvedValue({ rows: row ? [{ ...USER, ...row }] : [] });
   const dataSource = { driver: { master: { query } } } as unknown as DataSource;
   const record = jest.fn().mockResolvedValue('1');
-  const guard = new TokenGuard(new Reflector(), new Authenticator(dataSource, { record } as unknown as AuditWriter));
+  const guard = new TokenGuard(new Reflector(), new Authenticator(dataSource, { record } as unknown as FailedAuthLedger));
   return { guard, query, record };
 }
 
@@ -75,7 +75,7 @@ describe('TokenGuard (deny by default)', () => {
   ])('refuses %s and audits the failure without the token', async (_, row, headers, expected) => {
     const { guard, record } = setUp(row as Partial<typeof USER> | undefined);
     expect(await code(guard.canActivate(context('audit', headers as Record<string, string> | undefined).ctx))).toBe(expected);
-    expect(record).toHaveBeenCalledWith(expect.objectContaining({ operation: 'Authentication Failed', outcome: 'Failed' }));
+    expect(record).toHaveBeenCalledWith(expect.objectContaining({ ip: '127.0.0.1', description: expect.stringMatching(/^GET \/x: /) }));
     expect(JSON.stringify(record.mock.calls)).not.toContain('secret-token');
   });
 

@@ -10,6 +10,8 @@ export * from './operation-meta';
 export * from './operation.decorator';
 export * from './reply';
 export * from './request-body.middleware';
+export * from './text-body';
+export { closeAfterAnswer } from './lingering-close';
 export * from './token';
 export * from './validators';
 export * from './lean-route';

@@ -5,6 +5,7 @@ import { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { AUTH_FAILED_MESSAGE } from './app-error';
 import { readField, uploadedFile } from './input-data';
 import { ParsedRequest, RequestBodyOptions, requestBodyMiddleware } from './request-body.middleware';
 
@@ -41,14 +42,14 @@ const upload = (target: express.Express, size: number, token = 'good') =>
 
 describe('request bodies: token first, multipart to temporary files', () => {
   it('never reads the body of a request whose header token is unknown', async () => {
-    const { app: a, uploadDir } = app({ isKnownToken: async (token) => token === 'good' });
+    const { app: a, uploadDir } = app({ admissible: async (token) => token === 'good' });
     const res = await upload(a, 512 * 1024, 'bad');
-    expect(res.body).toEqual({ field: null, fileSize: null, error: null, onDisk: 0 });
+    expect(res.body).toEqual({ error: AUTH_FAILED_MESSAGE, onDisk: 0 });
     expect(readdirSync(uploadDir)).toEqual([]);
   });
 
   it('reads a known token’s upload through a temporary folder that is gone after the answer', async () => {
-    const { app: a, uploadDir } = app({ isKnownToken: async (token) => token === 'good' });
+    const { app: a, uploadDir } = app({ admissible: async (token) => token === 'good' });
     const res = await upload(a, 512 * 1024);
     expect(res.body).toEqual({ field: 'k', fileSize: 512 * 1024, error: null, onDisk: 1 });
     expect(readdirSync(uploadDir)).toEqual([]);
@@ -61,7 +62,7 @@ describe('request bodies: token first, multipart to temporary files', () => {
       .post('/x')
       .attach('File', Buffer.alloc(900 * 1024), 'a.bin')
       .attach('Other', Buffer.alloc(900 * 1024), 'b.bin');
-    expect(two.body.error).toBe('The uploaded files are larger than the limit of 1572864 bytes in total');
+    expect(two.body.error).toBe('The uploaded files and fields are larger than the limit of 1572864 bytes in total');
     expect(readdirSync(uploadDir)).toEqual([]);
   });
 
@@ -85,6 +86,24 @@ describe('request bodies: token first, multipart to temporary files', () => {
     } finally {
       slow.destroy();
       server.close();
+    }
+  });
+
+  it('gives the upload slot back after a multipart body it cannot read', async () => {
+    const { app: a } = app({ maxConcurrentUploads: 1 });
+    for (let i = 0; i < 2; i++) {
+      const bad = await request(a).post('/x').set('Content-Type', 'multipart/form-data').send('no boundary');
+      expect(bad.body.error).toMatch(/^The multipart body could not be read: /);
+    }
+    expect((await upload(a, 10)).body).toMatchObject({ field: 'k', fileSize: 10, error: null });
+  });
+
+  it('refuses a part without a name, field or file', async () => {
+    const { app: a } = app();
+    for (const disposition of ['form-data', 'form-data; filename="f.bin"']) {
+      const body = `--b\r\nContent-Disposition: ${disposition}\r\n\r\nvalue\r\n--b--\r\n`;
+      const res = await request(a).post('/x').set('Content-Type', 'multipart/form-data; boundary=b').send(body);
+      expect(res.body.error).toBe('The multipart body could not be read: a part has no name');
     }
   });
 

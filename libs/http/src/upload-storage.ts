@@ -1,14 +1,15 @@
+// Uploaded files keep the shape handlers already know (Express.Multer.File), though the reader is our own.
+/// <reference types="multer" />
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
-import type { StorageEngine } from 'multer';
-import { AppError, ErrorCode } from './app-error';
 
 type UploadedFile = Express.Multer.File;
 
 interface UploadState {
   dir: string;
-  total: number;
   count: number;
 }
 
@@ -16,53 +17,24 @@ const STATE = Symbol('upload-state');
 
 /**
  * Multipart files go to a folder of the request's own under `root` (mode 0700, files 0600),
- * never to memory, and the request's files together may not exceed `maxTotal` bytes.
+ * never to memory. The reader (multipart-body.ts) bounds their sizes.
  */
-export class TempFileStorage implements StorageEngine {
-  constructor(
-    private readonly root: string,
-    private readonly maxTotal: number,
-  ) {
+export class TempFileStorage {
+  constructor(private readonly root: string) {
     mkdirSync(root, { recursive: true, mode: 0o700 });
   }
 
-  /** A request's folder; removeRequestUploads() deletes it. */
-  begin(req: Request): void {
-    (req as unknown as Record<symbol, UploadState>)[STATE] = { dir: mkdtempSync(join(this.root, 'req-')), total: 0, count: 0 };
-  }
-
-  _handleFile(req: Request, file: UploadedFile, callback: (error?: unknown, info?: Partial<UploadedFile>) => void): void {
-    const state = (req as unknown as Record<symbol, UploadState>)[STATE];
-    const path = join(state.dir, String((state.count += 1)));
+  /** Writes one file of the request to its folder (made on the first file; removeRequestUploads() deletes it). */
+  async save(req: Request, stream: Readable): Promise<Pick<UploadedFile, 'path' | 'size' | 'destination' | 'filename'>> {
+    const holder = req as unknown as Record<symbol, UploadState>;
+    const state = (holder[STATE] ??= { dir: mkdtempSync(join(this.root, 'req-')), count: 0 });
+    const filename = String((state.count += 1));
+    const path = join(state.dir, filename);
     const out = createWriteStream(path, { mode: 0o600 });
     let size = 0;
-    let failed = false;
-    const fail = (error: unknown) => {
-      if (failed) return;
-      failed = true;
-      file.stream.unpipe(out);
-      out.destroy();
-      // Keep reading so the parser can finish; the bytes are dropped.
-      file.stream.resume();
-      callback(error);
-    };
-    file.stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      state.total += chunk.length;
-      if (state.total > this.maxTotal) {
-        fail(new AppError(ErrorCode.TooLarge, `The uploaded files are larger than the limit of ${this.maxTotal} bytes in total`));
-      }
-    });
-    out.on('error', fail);
-    out.on('finish', () => {
-      if (!failed) callback(null, { path, size, destination: state.dir, filename: String(state.count) });
-    });
-    file.stream.pipe(out);
-  }
-
-  _removeFile(_req: Request, file: UploadedFile, callback: (error: Error | null) => void): void {
-    rmSync(file.path, { force: true });
-    callback(null);
+    stream.on('data', (chunk: Buffer) => (size += chunk.length));
+    await pipeline(stream, out);
+    return { path, size, destination: state.dir, filename };
   }
 }
 

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, Reflector } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@app/audit';
-import { Authenticator, ORG_HEADER_SCOPE, TokenGuard } from '@app/auth';
+import { Authenticator, FailedAuthLedger, ORG_HEADER_SCOPE, TokenGuard } from '@app/auth';
 import { AppConfig, ConfigModule } from '@app/config';
 import { CryptoModule } from '@app/crypto';
 import { GateModule } from '@app/gate';
@@ -34,6 +34,7 @@ export class CoreModule {
       ],
       providers: [
         Authenticator,
+        FailedAuthLedger,
         // The vault takes PAM360's orgName header on every operation; the key manager has no such header.
         { provide: ORG_HEADER_SCOPE, useValue: defaultLayout !== 'pki' },
         LeanRoutes,
@@ -50,7 +51,7 @@ export class CoreModule {
           useFactory: (reflector: Reflector) => new EnvelopeExceptionFilter(reflector, defaultLayout),
         },
       ],
-      exports: [Authenticator, LeanRoutes, MetricsService, Drain],
+      exports: [Authenticator, FailedAuthLedger, LeanRoutes, MetricsService, Drain],
     };
   }
 }

@@ -30,7 +30,7 @@ export async function createApp(module: DynamicModule, config: AppConfig, tls?: 
       maxUploadBytes: config.maxUploadTotal,
       maxConcurrentUploads: config.maxConcurrentUploads,
       uploadDir: processUploadRoot(join(config.dataDir, 'uploads')),
-      isKnownToken: (token, req) => authenticator.isKnownToken(token, req),
+      admissible: (token, req) => authenticator.isAdmissible(token, req),
     }),
   );
   app.get(LeanRoutes).install(app.getHttpServer());

@@ -1,0 +1,127 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AuditOperation } from '@app/audit';
+
+/** One failed authentication: where from, which user (if the token named one), and why. */
+export interface FailedAuth {
+  ip: string;
+  user?: { id: number; orgId: number; username: string };
+  /** `METHOD /path: message`, the row's description when it stands alone. */
+  description: string;
+}
+
+/** The audit row of a source's failures, from a `failed_auth_sources` row `f` just updated. */
+const AUDIT_FROM_SOURCE = `INSERT INTO audit (org_id, category, operation, outcome, actor_id, actor_name, ip, target, description)
+  SELECT f.org_id, 'User', '${AuditOperation.AuthenticationFailed}', 'Failed', nullif(f.user_id, 0), f.username, f.source, f.username,
+    CASE WHEN f.written = 1 THEN f.last_description
+      ELSE f.written || ' failed authentications from ' || f.source || ' since '
+        || to_char(f.since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '; the last: ' || f.last_description END
+  FROM f WHERE f.written > 0 RETURNING id`;
+
+/**
+ * Counts $7 failures of one source (address and user); when the source had no row within
+ * the window, a row is written at once: a new source's for its first failure (the others
+ * held), else one with the count of the failures held since the last row.
+ */
+const RECORD = `WITH f AS (
+  INSERT INTO failed_auth_sources AS s (source, user_id, org_id, username, audited_at, since, held, written, last_description)
+  VALUES ($1, $2, $3, $4, now(), now(), $7 - 1, 1, $5)
+  ON CONFLICT (source, user_id) DO UPDATE SET
+    since = CASE WHEN s.audited_at <= now() - $6::interval THEN s.audited_at ELSE s.since END,
+    written = CASE WHEN s.audited_at <= now() - $6::interval THEN s.held + $7 ELSE 0 END,
+    held = CASE WHEN s.audited_at <= now() - $6::interval THEN 0 ELSE s.held + $7 END,
+    audited_at = CASE WHEN s.audited_at <= now() - $6::interval THEN now() ELSE s.audited_at END,
+    org_id = EXCLUDED.org_id, username = EXCLUDED.username, last_description = EXCLUDED.last_description
+  RETURNING *
+) ${AUDIT_FROM_SOURCE}`;
+
+/**
+ * Writes the held failures of every source whose last row is a window old, one row each; a
+ * source being written by another instance is skipped (it writes them), and sources with
+ * nothing held and no failure in the window are forgotten.
+ */
+const FLUSH = `WITH due AS (
+  SELECT source, user_id FROM failed_auth_sources WHERE held > 0 AND audited_at <= now() - $1::interval FOR UPDATE SKIP LOCKED
+), f AS (
+  UPDATE failed_auth_sources s SET since = s.audited_at, written = s.held, held = 0, audited_at = now()
+  FROM due WHERE s.source = due.source AND s.user_id = due.user_id
+  RETURNING s.*
+), gone AS (
+  DELETE FROM failed_auth_sources WHERE held = 0 AND audited_at <= now() - $1::interval
+) ${AUDIT_FROM_SOURCE}`;
+
+const WINDOW = '1 minute';
+const FLUSH_INTERVAL_MS = 10_000;
+const RETRY_MS = 1_000;
+
+/** Failures of one source waiting for their statement: the latest stands for them all. */
+interface Batch {
+  failure: FailedAuth;
+  count: number;
+  written: Promise<void>;
+}
+
+/**
+ * The audit of failed authentication, aggregated per source so that a flood cannot flood
+ * the audit: the first failure of a source is written at once, later ones are counted and
+ * written as one row a minute with their count (exact: the counts add up). The counts live
+ * in the database, so every instance on it adds to the same series. Within an instance, the
+ * failures of a source arriving while its statement runs wait and go in the next one, so a
+ * flood costs a few statements, not one per failure.
+ */
+@Injectable()
+export class FailedAuthLedger implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('Auth');
+  private timer?: NodeJS.Timeout;
+  /** Per source: the failures waiting for a statement, and the statement running. */
+  private readonly waiting = new Map<string, Batch>();
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush().catch((e: Error) => this.logger.error(`Could not audit held failed authentications: ${e.message}`)), FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Counts the failure; resolves once it is in the database. */
+  record(failure: FailedAuth): Promise<void> {
+    const key = `${failure.ip}\u0000${failure.user?.id ?? 0}`;
+    const waiting = this.waiting.get(key);
+    if (waiting) {
+      waiting.count += 1;
+      waiting.failure = failure;
+      return waiting.written;
+    }
+    const batch: Batch = { failure, count: 1, written: Promise.resolve() };
+    this.waiting.set(key, batch);
+    batch.written = (this.running.get(key) ?? Promise.resolve()).then(() => this.write(key, batch));
+    this.running.set(key, batch.written);
+    void batch.written.finally(() => this.running.get(key) === batch.written && this.running.delete(key));
+    return batch.written;
+  }
+
+  private async write(key: string, batch: Batch): Promise<void> {
+    this.waiting.delete(key);
+    const { ip, user, description } = batch.failure;
+    try {
+      await this.dataSource.query(RECORD, [ip, user?.id ?? 0, user?.orgId ?? null, user?.username ?? '', description.slice(0, 1500), WINDOW, batch.count]);
+    } catch (error) {
+      // Counted later rather than lost: the count joins the source's next statement.
+      this.logger.error(`Could not count ${batch.count} failed authentication(s) from ${ip}: ${(error as Error).message}`);
+      setTimeout(() => {
+        for (let i = 0; i < batch.count; i++) void this.record(batch.failure).catch(() => undefined);
+      }, RETRY_MS).unref();
+    }
+  }
+
+  /** Writes the rows that are due; `window` shorter than a minute only in tests. Returns how many. */
+  async flush(window = WINDOW): Promise<number> {
+    const result: unknown = await this.dataSource.query(FLUSH, [window]);
+    return Array.isArray(result) ? result.length : 0;
+  }
+}

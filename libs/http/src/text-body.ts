@@ -1,0 +1,112 @@
+import type { ServerResponse } from 'node:http';
+import { AppError, AUTH_FAILED_MESSAGE, ErrorCode } from './app-error';
+import { closeAfterAnswer } from './lingering-close';
+import type { ParsedRequest } from './request-body.middleware';
+import { extractToken } from './token';
+
+/** The most of a body read before its caller is known to be one that would be admitted. */
+export const PREAUTH_BODY_LIMIT = 64 * 1024;
+
+/** How a body reader learns whether the caller may have more than PREAUTH_BODY_LIMIT bytes read. */
+export interface BodyGate {
+  /** Whether the token's user would be admitted (known, not locked or expired, from an allowed host). */
+  admissible(token: string, req: ParsedRequest): Promise<boolean>;
+  /** Most bytes dropped after the answer to a request whose body was left unread (closeAfterAnswer). */
+  lingerBytes: number;
+}
+
+/**
+ * What to read of a body before it, from the token in a header, the query or the path:
+ * true (all of it), false (none: the caller would be refused) or undefined (no token
+ * there: the first PREAUTH_BODY_LIMIT bytes, where a form field may carry one).
+ */
+export async function admissionBeforeBody(req: ParsedRequest, gate: BodyGate): Promise<boolean | undefined> {
+  const token = extractToken(req);
+  if (!token) return undefined;
+  return gate.admissible(token, req).catch(() => false);
+}
+
+/**
+ * Leaves the body unread: the guard refuses the caller, and if it turns out admitted after
+ * all (unlocked meanwhile), reading its input fails the same way.
+ */
+export function leaveUnread(req: ParsedRequest, res: ServerResponse, gate: BodyGate, error = authFailed()): void {
+  req.bodyError = error;
+  closeAfterAnswer(req, res, gate.lingerBytes);
+}
+
+/**
+ * Reads a body that is not multipart: kept as bytes (OCSP), as raw JSON, or as form fields.
+ * Over `maxBody` it is drained and reported as too large when input is read. With `gate`
+ * (no admitted token before the body) at most PREAUTH_BODY_LIMIT bytes are read unless an
+ * AUTHTOKEN form field among them belongs to a user who would be admitted.
+ */
+export function readTextBody(req: ParsedRequest, maxBody: number, done: () => void, gated?: { res: ServerResponse; gate: BodyGate }): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let pending = gated;
+  let stopped = false;
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= maxBody) chunks.push(chunk);
+    if (!pending || size <= PREAUTH_BODY_LIMIT) return;
+    const { res, gate } = pending;
+    pending = undefined;
+    req.pause();
+    req.body = formTokenFields(Buffer.concat(chunks).subarray(0, PREAUTH_BODY_LIMIT));
+    const token = extractToken(req);
+    void (token ? gate.admissible(token, req).catch(() => false) : Promise.resolve(false)).then((admitted) => {
+      if (admitted) {
+        req.resume();
+        return;
+      }
+      stopped = true;
+      chunks.length = 0;
+      req.off('data', onData);
+      leaveUnread(req, res, gate);
+      done();
+    });
+  };
+  req.on('data', onData);
+  req.on('error', () => !stopped && done());
+  req.on('end', () => {
+    if (stopped) return;
+    if (size > maxBody) {
+      req.bodyError = new AppError(ErrorCode.TooLarge, `Request body is larger than the limit of ${maxBody} bytes`);
+    } else if (/^application\/ocsp-request/i.test(req.headers['content-type'] ?? '')) {
+      req.rawBody = Buffer.concat(chunks);
+    } else {
+      parseText(req, Buffer.concat(chunks).toString('utf8'));
+    }
+    done();
+  });
+}
+
+/** The token fields among the complete form fields of a body's first bytes (none in raw JSON). */
+function formTokenFields(prefix: Buffer): Record<string, string> {
+  const text = prefix.toString('latin1');
+  const complete = text.slice(0, text.lastIndexOf('&'));
+  const fields: Record<string, string> = {};
+  if (complete.trimStart().startsWith('{')) return fields;
+  for (const [key, value] of new URLSearchParams(complete)) {
+    if (/^(app_)?authtoken$/i.test(key) && !(key in fields)) fields[key] = value;
+  }
+  return fields;
+}
+
+function parseText(req: ParsedRequest, text: string): void {
+  const trimmed = text.trim();
+  req.body = {};
+  if (!trimmed) return;
+  if (trimmed.startsWith('{')) {
+    req.rawInput = trimmed;
+    return;
+  }
+  const fields: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(trimmed)) fields[key] = value;
+  req.body = fields;
+}
+
+export function authFailed(): AppError {
+  return new AppError(ErrorCode.AuthFailed, AUTH_FAILED_MESSAGE);
+}
