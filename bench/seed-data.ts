@@ -124,7 +124,10 @@ export async function seedDirectory(ds: DataSource, keyring: Keyring): Promise<O
       }
     }
     const inserted: { id: number; resource_id: number; name: string }[] = await ds.query(
-      `INSERT INTO accounts (resource_id, name, name_key, password) SELECT r, n, n, p FROM unnest($1::int[], $2::text[], $3::bytea[]) AS v(r, n, p)
+      // With the verdict the server stores when it sets such a password (Strong, compliant):
+      // without one, the vault's next start would open every seeded password (ComplianceBackfill).
+      `INSERT INTO accounts (resource_id, name, name_key, password, compliance_policy, compliance_problems)
+       SELECT r, n, n, p, 'Strong', '' FROM unnest($1::int[], $2::text[], $3::bytea[]) AS v(r, n, p)
        RETURNING id, resource_id, name`,
       [rids, anames, blobs],
     );

@@ -46,7 +46,8 @@ async function main(): Promise<void> {
         const [account] = (
           await client.query({
             name: 'account',
-            text: `INSERT INTO accounts (resource_id, name, name_key, password) VALUES ($1, $2, lower($2), $3) RETURNING id`,
+            // The product stores a compliance verdict with the password; written here too, so both insert the same columns.
+            text: `INSERT INTO accounts (resource_id, name, name_key, password, compliance_policy, compliance_problems) VALUES ($1, $2, lower($2), $3, 'Strong', '') RETURNING id`,
             values: [resource.id, details.ACCOUNTNAME, seal(key, version, Buffer.from(details.PASSWORD), 'accounts.password')],
           })
         ).rows;

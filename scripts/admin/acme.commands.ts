@@ -26,12 +26,12 @@ export const acmeEabKeyCommand: AdminCommand = {
 export const acmeAllowedDomainsCommand: AdminCommand = {
   name: 'acme-allowed-domains',
   usage: 'acme-allowed-domains --domains "example.com,*.example.com,10.0.0.0/8" [--ca issuing-ca] [--org O]',
-  summary: 'Set the names a CA may issue for through ACME (audited; "" allows none)',
+  summary: 'Set the names organisation O may have certificates for from CA C (signCSR and ACME on a built-in CA; ACME on its own CA; "*" = any name for signCSR; audited; "" allows none)',
   async run(ctx, args) {
     const org = await orgId(ctx.dataSource, optional(args, 'org'));
     const domains = (args.domains === true ? '' : required(args, 'domains')).split(',');
     const caName = optional(args, 'ca') ?? 'issuing-ca';
     const set = await ctx.dataSource.transaction((m) => setAllowedDomains(m, new AuditWriter(ctx.dataSource), { orgId: org, caName, domains, actor: CLI, serverWide: true }));
-    console.log(`Allowed domains of ${caName}: ${set.length ? set.join(', ') : 'none'}`);
+    console.log(`Allowed domains of ${caName} for organisation ${optional(args, 'org') ?? 'Default'}: ${set.length ? set.join(', ') : 'none'}`);
   },
 };

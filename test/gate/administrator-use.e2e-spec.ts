@@ -1,3 +1,4 @@
+import { AccountSecretGate } from '@app/gate';
 import { startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { startSshd, type SshdFixture } from '../support/sshd';
@@ -21,7 +22,7 @@ describe('the use of a resource administrator credential is decided on that cred
   let intruder: TestUser;
   let alice: TestUser;
   let admin: string;
-  let host: { resourceId: number; adminId: number; accounts: Record<string, number> };
+  let host: { resourceId: number; adminId: number; orgId: number; accounts: Record<string, number> };
 
   const accountIdOf = async (resourceId: number, name: string): Promise<number> =>
     (await s.dataSource.query('SELECT id FROM accounts WHERE resource_id = $1 AND name = $2', [resourceId, name]))[0].id;
@@ -49,7 +50,8 @@ describe('the use of a resource administrator credential is decided on that cred
       ACCOUNTLIST: names.map((n) => ({ ACCOUNTNAME: n, PASSWORD: OLD_PASSWORD })),
     });
     expect(added.result.status).toBe('Success');
-    host = { resourceId: r.resourceId, adminId: r.accountId, accounts: {} };
+    const [org] = await s.dataSource.query('SELECT org_id FROM resources WHERE id = $1', [r.resourceId]);
+    host = { resourceId: r.resourceId, adminId: r.accountId, orgId: org.org_id, accounts: {} };
     for (const n of names) host.accounts[n] = await accountIdOf(r.resourceId, n);
     const configured = await call(s.vaultUrl, 'put', `${V}/resources/${r.resourceId}/remotepasswordreset`, owner.token, { ACCOUNTNAME: admin, PORT: String(sshd.port) });
     expect(configured.result.status).toBe('Success');
@@ -71,6 +73,19 @@ describe('the use of a resource administrator credential is decided on that cred
     expect(rows.map((r: { operation: string }) => r.operation)).toEqual(['Password Used', 'Password Changed']);
     expect(rows[0]).toMatchObject({ outcome: 'Success', actor_id: owner.id, account_name: admin });
     expect(rows[0].description).toBe(`SSH login to change the password of ${name}; to 127.0.0.1:${sshd.port} (Linux)`);
+  });
+
+  it('answers a resource without an administrator, or one the caller cannot see, with nothing opened (gate called directly)', async () => {
+    const gate = s.vault.get(AccountSecretGate, { strict: false });
+    const bare = await createResource(s.vaultUrl, owner.token);
+    const actorOf = (u: TestUser) => ({ id: u.id, orgId: host.orgId, orgName: 'Default', username: u.name, role: 'Password Administrator', isSuperAdmin: false, ip: '127.0.0.1', client: 'test' });
+    await expect(gate.openAdministrator(null, { resourceId: bare.resourceId, description: 'x', startedBy: 'test' })).rejects.toThrow(`No administrator account is configured for resource ${bare.name}`);
+    await expect(gate.openAdministrator(actorOf(owner), { resourceId: bare.resourceId, description: 'x' })).rejects.toThrow(`No administrator account is configured for resource ${bare.name}`);
+    await expect(gate.openAdministrator(null, { resourceId: host.resourceId, description: 'x' })).rejects.toThrow(/names what started it/);
+    const stranger = await user(s, 'Password Administrator', 'adm-stranger');
+    const from = await maxAudit();
+    await expect(gate.openAdministrator(actorOf(stranger), { resourceId: host.resourceId, description: 'x' })).rejects.toThrow('No such account found');
+    expect(await auditSince(from)).toEqual([expect.objectContaining({ operation: 'Password Use Denied', outcome: 'Failed', actor_id: stranger.id })]);
   });
 
   describe('with the administrator account under access control', () => {

@@ -117,6 +117,55 @@ const ROUTES: SecretRoute[] = [
   },
 ];
 
+/**
+ * The resource's administrator account is the fixture's account (the one the condition is
+ * on), its remote resets pointed at the sink; the returned id is another account of the
+ * resource that the caller may change, added through the API by the caller itself.
+ */
+async function administeredBy(s: TestServices, f: Fixture): Promise<number> {
+  await s.dataSource.query(`UPDATE resources SET remote_account_id = $1, dns_name = '127.0.0.1', remote_port = $3 WHERE id = $2`, [f.accountId, f.resourceId, sink.port]);
+  const name = `other-${f.accountId}`;
+  const added = await call(s.vaultUrl, 'post', `${V}/resources/${f.resourceId}/accounts`, f.caller.token, {
+    ACCOUNTLIST: [{ ACCOUNTNAME: name, PASSWORD: 'Other-Pass-word-1' }],
+    REASON: 'setup',
+    TICKETID: 'T-1',
+  });
+  if (added.result.status !== 'Success') throw new Error(`account not added: ${JSON.stringify(added)}`);
+  return (await s.dataSource.query('SELECT id FROM accounts WHERE resource_id = $1 AND name = $2', [f.resourceId, name]))[0].id;
+}
+
+// The rows whose secret is the resource's administrator credential (issue 24): the caller may
+// act on the resource (change another account, edit it), and only the administrator's own
+// conditions stand in the way. Conditions that already stop the caller before (no share, a
+// view share, the help desk role or rule, reason and ticket on the other account) are the rows above.
+ROUTES.push(
+  {
+    route: 'PUT /restapi/json/v1/resources/:rid/accounts/:aid/password',
+    entry: 'remote change of another account (uses the administrator credential)',
+    refusedAs: 'Password Use Denied',
+    skip: ['other organisation', 'not shared', 'view share', 'help desk', 'reason', 'ticket'],
+    send: async (s, f, extra = {}) => {
+      const other = await administeredBy(s, f);
+      return call(s.vaultUrl, 'put', `${V}/resources/${f.resourceId}/accounts/${other}/password`, f.caller.token, { NEWPASSWORD: NEW_PASSWORD, RESETTYPE: 'REMOTE', ...extra });
+    },
+  },
+  {
+    route: 'PUT /restapi/json/v1/resources/:rid',
+    entry: 'EDIT RESOURCE of the DNS name (where the administrator credential is sent)',
+    refusedAs: 'Password Use Denied',
+    // Not found, a view share and a role without resource.manage are refused by the resource look-up and the guard.
+    skip: ['other organisation', 'not shared', 'view share', 'help desk'],
+    send: async (s, f, extra = {}) => {
+      await s.dataSource.query(`UPDATE resources SET remote_account_id = $1, dns_name = '127.0.0.1' WHERE id = $2`, [f.accountId, f.resourceId]);
+      const op = await call(s.vaultUrl, 'put', `${V}/resources/${f.resourceId}`, f.caller.token, { DNSNAME: '127.0.0.2', ...extra });
+      const [row] = await s.dataSource.query('SELECT dns_name FROM resources WHERE id = $1', [f.resourceId]);
+      // A refusal changes nothing.
+      if (op.result.status !== 'Success' && row.dns_name !== '127.0.0.1') throw new Error(`refused, yet the DNS name is ${row.dns_name}`);
+      return op;
+    },
+  },
+);
+
 const EXPECTED: Record<Condition, RegExp> = {
   'other organisation': /^No such (account|resource) found$/,
   'not shared': /^No such (account|resource) found$/,
@@ -268,6 +317,13 @@ describe('secret paths: one gate refuses, and audits, every path alike', () => {
     } else if (route.entry === 'password change (LOCAL)') {
       expect(op.result.status).toBe('Success');
       expect(rows).toEqual([{ operation: 'Password Changed', outcome: 'Success' }]);
+    } else if (route.entry.startsWith('remote change of another account')) {
+      // The use is audited before the login; the sink is no SSH server, so the change fails on the host.
+      expect(op.result.message).toMatch(/was not changed \(the host refused/);
+      expect(rows.map((x) => x.operation)).toEqual(['Account Added', 'Password Used', 'Password Change Failed']);
+    } else if (route.entry.startsWith('EDIT RESOURCE')) {
+      expect(op.result.status).toBe('Success');
+      expect(rows).toEqual([{ operation: 'Resource Modified', outcome: 'Success' }]);
     } else if (route.entry === 'password verification (logs in with the stored password)') {
       // The sink is no SSH server: the target cannot say, which is an answer, not a failure.
       expect(op.result.status).toBe('Success');

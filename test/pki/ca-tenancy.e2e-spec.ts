@@ -178,7 +178,7 @@ describe('certificate authorities per organisation (issue 11 cases 2 and 6)', ()
       status: 'Failed',
       message: 'Only a super administrator of the provider organisation may set the names ACME issues for with the built-in CA issuing-ca',
     });
-    expect(await s.dataSource.query(`SELECT allowed_domains FROM acme_profiles p JOIN certificate_authorities c ON c.id = p.ca_id WHERE c.name = 'issuing-ca' AND c.org_id IS NULL AND '*' = ANY(p.allowed_domains)`)).toEqual([]);
+    expect(await s.dataSource.query(`SELECT names FROM ca_allowed_names p JOIN certificate_authorities c ON c.id = p.ca_id WHERE c.name = 'issuing-ca' AND c.org_id IS NULL AND '*' = ANY(p.names)`)).toEqual([]);
     // Its own CA's names are B's to set; the built-in ones, the provider's.
     expect((await b.post('setAcmeAllowedDomains', { caName: 'Team CA', allowedDomains: '*.b.example.test' })).body.result.status).toBe('Success');
     expect((await admin.post('setAcmeAllowedDomains', { caName: 'issuing-ca', allowedDomains: '*.example.test' })).body.result.status).toBe('Success');

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { createUserWithToken, TestServices } from '../support/app';
 import { inputData } from '../support/http';
+import { createSelfSignedLeaf, startNodeTlsServer } from '../support/tls-peers';
 import { API, binary } from './cert-e2e-helpers';
 
 export type Presentation = 'pki' | 'vault';
@@ -43,6 +44,16 @@ const sshKey = once(async (s) => {
 const certificate = once(async (s) => {
   const res = await call(s.pkiUrl, 'post', 'createCertificate', s.adminToken, { CNAME: CERT, PASSWORD: CERT_PASSWORD });
   expect(JSON.parse(res.body.toString()).result.status).toBe('Success');
+  // Issue 24: an endpoint presenting a newer certificate of the same name (found by discovery)
+  // changes nothing below; every certificate path still releases the managed one.
+  const forged = await createSelfSignedLeaf(CERT, new Date(Date.now() + 3600_000));
+  const peer = await startNodeTlsServer({ keyPem: forged.keyPem, chainPem: [forged.certPem], host: '127.0.0.9' });
+  try {
+    const found = await call(s.pkiUrl, 'post', 'sslCertSingleDiscovery', s.adminToken, { HOST: peer.host, PORT: String(peer.port), TIMEOUT: '5' });
+    expect(JSON.parse(found.body.toString()).details[peer.host][0]).toBe('SUCCESS');
+  } finally {
+    await peer.stop();
+  }
 });
 const vaultKey = once(async (s) => {
   const res = await request(s.pkiUrl).post(`${API}/addKeyStoreKey`).set('AUTHTOKEN', s.adminToken)

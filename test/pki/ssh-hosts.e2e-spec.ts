@@ -113,8 +113,19 @@ describe('pki SSH hosts, users and key associations against a real sshd (6565 la
     });
   });
 
+  /** Pki audit rows written since audit id `after`, oldest first. */
+  const pkiAuditSince = async (after: number) =>
+    s.dataSource.query(`SELECT operation, outcome, target, description FROM audit WHERE id > $1 AND category = 'Pki' ORDER BY id`, [after]);
+  const maxAudit = async () => Number((await s.dataSource.query('SELECT coalesce(max(id), 0) AS id FROM audit'))[0].id);
+
   it('enumerates the login users of the host and lists them', async () => {
+    const from = await maxAudit();
     const res = await post('enumerateusers', { userName: admin, resourceName });
+    // Issue 24: the stored login is used on the caller's behalf: decided and audited before the login.
+    expect(await pkiAuditSince(from)).toEqual([
+      { operation: 'Password Used', outcome: 'Success', target: resourceName, description: `SSH login as ${admin} to ${resourceName}: enumerate login users` },
+      expect.objectContaining({ operation: 'SSH Users Enumerated', outcome: 'Success' }),
+    ]);
     expect(res.body.name).toBe('EnumerateUsers');
     expect(res.body.result.status).toBe('Success');
     expect(res.body.result.message).toMatch(new RegExp(`^User enumeration started for ${resourceName.replace(/\./g, '\\.')}`));
@@ -134,7 +145,9 @@ describe('pki SSH hosts, users and key associations against a real sshd (6565 la
       const keyFile = sshd.writeKeyFile(await exportPrivate('other-key'));
       expect((await sshd.clientLogin(user, { identityFile: keyFile })).ok).toBe(false);
 
+      const from = await maxAudit();
       const res = await post('associateKey', { keyName: 'other-key', resourceName, userName: user });
+      expect((await pkiAuditSince(from)).map((r: { operation: string }) => r.operation)).toEqual(['Password Used', 'SSH Key Associated']);
       expect(res.body).toEqual({
         name: 'associateKey',
         result: { status: 'Success', message: `SSH key other-key associated successfully with ${user} on ${resourceName}` },

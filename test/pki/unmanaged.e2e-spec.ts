@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { startTestServices, TestServices } from '../support/app';
+import { createOrgWithAdmin } from '../vault/users-orgs';
 import { inputData } from '../support/http';
 
 const API = '/api/pki/restapi';
@@ -147,5 +148,72 @@ describe('pki unmanaged certificates without a shared path', () => {
   it('says the shared path is not configured', async () => {
     const res = await request(s.pkiUrl).get(`${API}/getUnmanagedCertList`).set('AUTHTOKEN', s.adminToken);
     expect(res.body.result).toEqual({ status: 'Failed', message: 'No shared path is configured for unmanaged certificates (set UNMANAGED_CERT_PATH)' });
+  });
+});
+
+/**
+ * Issue 24 item 10: each organisation lists and imports only its own folder of the shared
+ * path (the provider the top level, as before; every other organisation `orgs/<id>/`), and a
+ * listing hashes files as streams instead of holding them.
+ */
+describe('pki unmanaged certificates per organisation (issue 24 item 10)', () => {
+  let s: TestServices;
+  let dir: string;
+  let orgB: { token: string; orgId: number };
+
+  beforeAll(async () => {
+    dir = makeSharedPath();
+    s = await startTestServices({ UNMANAGED_CERT_PATH: dir });
+    orgB = await createOrgWithAdmin(s, 'Unmanaged Org B');
+    // B's folder holds a copy of the provider's JKS (same content) and one file of its own.
+    mkdirSync(join(dir, 'orgs', String(orgB.orgId)), { recursive: true });
+    copyFileSync(join(dir, 'app.jks'), join(dir, 'orgs', String(orgB.orgId), 'b-app.jks'));
+  });
+  afterAll(async () => {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const listAs = (token: string) => request(s.pkiUrl).get(`${API}/getUnmanagedCertList`).set('AUTHTOKEN', token);
+  const importAs = (token: string, passwords: Record<string, string>) =>
+    request(s.pkiUrl).post(`${API}/discoverUnmanagedCert`).set('AUTHTOKEN', token).attach('File', Buffer.from(JSON.stringify(passwords)), 'passwords.txt');
+
+  it('another organisation sees only its own folder; the provider keeps the top level without the organisations’ folders', async () => {
+    expect((await listAs(orgB.token)).body.details).toEqual([{ 'b-app.jks::1': 'Enter Password' }]);
+    expect((await listAs(s.adminToken)).body.details).toEqual([{ 'app.jks::1': 'Enter Password', 'web/site.p12::2': 'Enter Password' }]);
+  });
+
+  it('another organisation cannot import the provider’s files, by their names or by path tricks', async () => {
+    const res = await importAs(orgB.token, { 'app.jks::1': 'jks-pass', '../../app.jks::2': 'jks-pass', 'web/site.p12::3': 'p12-pass' });
+    expect(res.body.result.Status).toBe('Failed');
+    expect(Object.values(res.body.details.FailedCertificate)).toEqual(Array(3).fill('Not an unmanaged keystore in the shared path (already imported, moved or misspelt)'));
+    expect(await s.dataSource.query('SELECT 1 FROM certificates WHERE org_id = $1', [orgB.orgId])).toEqual([]);
+  });
+
+  it('each organisation imports its own copy into its own inventory', async () => {
+    expect((await importAs(orgB.token, { 'b-app.jks::1': 'jks-pass' })).body.result.Status).toBe('Success');
+    const rows = await s.dataSource.query(`SELECT org_id, file_path FROM unmanaged_cert_imports ORDER BY org_id`);
+    expect(rows).toEqual([{ org_id: orgB.orgId, file_path: 'b-app.jks' }]);
+    expect((await listAs(orgB.token)).body.details).toEqual([{}]);
+    expect((await listAs(s.adminToken)).body.totalRows).toBe(2);
+  });
+
+  it('a listing streams: 24 files of 8 MiB are hashed without holding them in memory', async () => {
+    const big = join(dir, 'orgs', String(orgB.orgId), 'big');
+    mkdirSync(big);
+    for (let i = 0; i < 24; i++) {
+      const path = join(big, `big-${String(i).padStart(2, '0')}.p12`);
+      writeFileSync(path, Buffer.alloc(0));
+      truncateSync(path, 8 * 1024 * 1024 - i);
+    }
+    global.gc?.();
+    const before = process.memoryUsage().arrayBuffers;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().arrayBuffers)), 5);
+    const res = await listAs(orgB.token);
+    clearInterval(sampler);
+    expect(res.body.totalRows).toBe(24);
+    // Reading them into memory would take 192 MiB at once.
+    expect(peak - before).toBeLessThan(48 * 1024 * 1024);
   });
 });

@@ -62,6 +62,21 @@ export async function createCa(name = 'CN=Discovery Test Root'): Promise<KeyedCe
   return keyed(cert, keys);
 }
 
+/** A self-signed leaf for `commonName` (also its one DNS name) valid from `notBefore`. */
+export async function createSelfSignedLeaf(commonName: string, notBefore: Date): Promise<KeyedCertificate> {
+  const keys = await keyPair();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: '7e57',
+    name: `CN=${commonName}`,
+    notBefore,
+    notAfter: new Date(notBefore.getTime() + 365 * 86_400_000),
+    keys,
+    signingAlgorithm: EC,
+    extensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: commonName }])],
+  });
+  return keyed(cert, keys);
+}
+
 export interface IssueOptions {
   subject: string;
   serialNumber: string;

@@ -99,7 +99,13 @@ describe('vault accounts and passwords, with the reason and ticketing settings',
       const del = await admin.delete(`/resources/${r.resourceId}/accounts/${r.accountId}/`);
       expect(del.body.operation).toEqual({ name: 'DELETE ACCOUNT', result: { status: 'Success', message: 'Account svc-renamed deleted successfully' } });
       expect((await admin.get(`/resources/${r.resourceId}/accounts/${r.accountId}`)).body.operation.result.message).toBe('No such account found');
-      expect((await auditRows(s, 'account_id = $1', [r.accountId])).map((a) => a.operation)).toEqual(['Resource Added', 'Account Modified', 'Account Deleted']);
+      expect((await auditRows(s, 'account_id = $1', [r.accountId])).map((a) => a.operation)).toEqual([
+        'Resource Added',
+        'Account Modified',
+        // The switch to Medium had the password assessed against it, on the gate's decision.
+        'Password Compliance Checked',
+        'Account Deleted',
+      ]);
     });
   });
 

@@ -1,3 +1,4 @@
+import { RotationEvents } from '../../apps/vault/src/rotation/rotation-events';
 import { AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { CHECKIN_COLUMNS, CHECKIN_FROM, CheckinFinisher } from '../../apps/vault/src/password-requests/checkin-finisher';
@@ -57,6 +58,7 @@ describe('vault password workflow: remote reset after check-in (host simulated),
       s.vault.get(PasswordChanger, { strict: false }),
       s.vault.get(AccountSecretGate, { strict: false }),
       s.vault.get(PoliciesService, { strict: false }),
+      s.vault.get(RotationEvents, { strict: false }),
       host,
     );
 

@@ -50,6 +50,16 @@ describe('users and tokens (ops 17, 22, 23, 42-46)', () => {
       expect(JSON.stringify(audit)).not.toContain(token);
     });
 
+    it('writes one "User Added" row per creation, naming who created the user', async () => {
+      await createApiUser('api-once');
+      ok(await admin.post('/user', { USERNAME: 'plain-once', ROLE: 'Password User' }));
+      const rows = await s.dataSource.query(`SELECT target, actor_name FROM audit WHERE operation = 'User Added' AND target IN ('api-once', 'plain-once') ORDER BY id`);
+      expect(rows).toEqual([
+        { target: 'api-once', actor_name: 'admin' },
+        { target: 'plain-once', actor_name: 'admin' },
+      ]);
+    });
+
     it('creates a user without a token when ISAPIUSER is not true', async () => {
       const op = ok(await admin.post('/user', { USERNAME: 'plain-user', ROLE: 'Password User' }));
       expect(op.Details).toEqual({ USERID: expect.stringMatching(/^\d+$/) });

@@ -52,6 +52,19 @@ export interface AppConfig {
   ocspSigner: 'delegated' | 'ca';
   /** Certificate expiry notices: thresholds, SMTP relay, optional webhook. */
   expiry: ExpiryNoticeConfig;
+  /** Scheduled password rotation and its webhook. */
+  rotation: RotationConfig;
+}
+
+export interface RotationConfig {
+  /** How often each instance looks for due schedules and runs, ms. */
+  tickMs: number;
+  /** Accounts one instance rotates at once (each holds two database connections meanwhile). */
+  concurrency: number;
+  /** Receives one signed JSON event per rotation, never a password. */
+  webhookUrl?: string;
+  /** HMAC-SHA256 key of the webhook's signature header; required with the URL. */
+  webhookSecret?: string;
 }
 
 export interface ExpiryNoticeConfig {
@@ -109,6 +122,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 8000, 0, 600_000),
     ocspSigner: oneOf(env, 'OCSP_SIGNER', ['delegated', 'ca'], 'delegated') as 'delegated' | 'ca',
     expiry: expiryConfig(env),
+    rotation: rotationConfig(env),
   };
   if (tlsMode === 'files' && (!config.tlsCertFile || !config.tlsKeyFile)) {
     throw new ConfigError('TLS_MODE=files needs TLS_CERT_FILE and TLS_KEY_FILE');
@@ -143,6 +157,20 @@ function expiryConfig(env: Env): ExpiryNoticeConfig {
       ? { host, port: port(env, 'SMTP_PORT', tls === 'implicit' ? 465 : 587), tls, user: text(env, 'SMTP_USER'), password: env.SMTP_PASSWORD || undefined, from: from! }
       : undefined,
     webhookUrl: url(env, 'EXPIRY_WEBHOOK_URL'),
+  };
+}
+
+function rotationConfig(env: Env): RotationConfig {
+  const webhookUrl = url(env, 'ROTATION_WEBHOOK_URL');
+  const webhookSecret = env.ROTATION_WEBHOOK_SECRET || undefined;
+  if (webhookUrl && (!webhookSecret || webhookSecret.length < 16)) {
+    throw new ConfigError('ROTATION_WEBHOOK_URL needs ROTATION_WEBHOOK_SECRET (at least 16 characters: the receiver checks the signature with it)');
+  }
+  return {
+    tickMs: integer(env, 'ROTATION_TICK_MS', 5000, 100, 3_600_000),
+    concurrency: integer(env, 'ROTATION_CONCURRENCY', 2, 1, 64),
+    webhookUrl,
+    webhookSecret,
   };
 }
 

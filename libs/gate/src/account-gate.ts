@@ -101,6 +101,8 @@ interface DecisionRow {
   org_id: number;
   locator: string | null;
   refusal: Refusal | null;
+  /** A read of a two-account pair: the current member's name (its password is in `password`). */
+  member_name: string | null;
   history?: Buffer[] | null;
   history_fingerprints?: (Buffer | null)[] | null;
 }
@@ -128,9 +130,9 @@ export class AccountSecretGate {
    * and for uses on the caller's behalf (the audit row is durable before the password
    * goes anywhere). Refusals throw, already audited.
    */
-  async openPassword(actor: Actor, access: AccountAccess, description = ''): Promise<{ password: string; account: GrantedAccount }> {
+  async openPassword(actor: Actor, access: AccountAccess, description = ''): Promise<{ password: string; account: GrantedAccount; memberName?: string }> {
     const row = await this.decide(actor, access, undefined, description);
-    return { password: await this.open(row.password!), account: granted(row) };
+    return { password: await this.open(row.password!), account: granted(row), ...(row.member_name ? { memberName: row.member_name } : {}) };
   }
 
   /**
@@ -258,6 +260,28 @@ export class AccountSecretGate {
     }
     const [row] = await prepared<{ changed: number }>(pgPool(this.dataSource), name, text, [...actorParams(actor, access, true), ...write.params]);
     return row.changed === 1;
+  }
+
+  /**
+   * Inside the caller's transaction (see `transaction`), with the resource row locked: decides
+   * a change of an attribute that decides where the resource's stored credentials are sent
+   * (DNS name, the name when there is none, port, type). When the resource names an
+   * administrator account, that is the 'redirect' use of it (full access to the resource,
+   * access control and check-out holder, help-desk rule, reason and ticket); a refusal throws,
+   * audited as `Password Use Denied` once rolled back. Without one, nothing is sent there on
+   * anyone's behalf and the caller's own full-access check is the decision. Returns the
+   * administrator account decided on, or null.
+   */
+  async authorizeRedirect(
+    m: EntityManager,
+    actor: Actor,
+    resourceId: number,
+    opts: { reason?: string; ticketId?: string } = {},
+  ): Promise<{ id: number; name: string } | null> {
+    const [resource] = await m.query('SELECT remote_account_id FROM resources WHERE id = $1 AND org_id = $2', [resourceId, actor.orgId]);
+    if (!resource?.remote_account_id) return null;
+    const account = await this.authorizeChange(m, actor, { use: 'redirect', resourceId, accountId: resource.remote_account_id, ...opts });
+    return { id: account.id, name: account.name };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { AuditOperation } from '@app/audit';
 import { AppError, ErrorCode } from '@app/http';
 import type { Locator } from './account-gate';
 
@@ -53,7 +54,7 @@ export function notConfigured(resourceName: string): AppError {
  * meanwhile), after every other refusal.
  */
 export function administratorLocator(resourceName: string): Locator {
-  return { key: 'administrator', sql: 'CASE WHEN r.remote_account_id = a.id THEN a.id END', params: [], missing: `No administrator account is configured for resource ${resourceName}` };
+  return { key: 'administrator', sql: 'CASE WHEN r.remote_account_id = a.id THEN a.id END', params: [], missing: notConfigured(resourceName).message };
 }
 
 /**
@@ -90,7 +91,7 @@ export const SYSTEM_USE_SQL = `WITH target AS (
     WHERE rr.id = $1
   ), logged AS (
     INSERT INTO audit (org_id, category, operation, outcome, actor_id, actor_name, ip, client, resource_id, resource_name, account_id, account_name, description)
-    SELECT t.org_id, 'Resource', 'Password Used', 'Success', NULL, '${SYSTEM_ACTOR_NAME}', '', '', t.rid, t.rname, t.id, t.name,
+    SELECT t.org_id, 'Resource', '${AuditOperation.PasswordUsed}', 'Success', NULL, '${SYSTEM_ACTOR_NAME}', '', '', t.rid, t.rname, t.id, t.name,
            left($2::text || '; to ' || t.dest_text, 2000)
     FROM target t RETURNING id
   )

@@ -11,3 +11,4 @@ export * from './visibility';
 export * from './secret-path.decorator';
 export * from './pki-secret-gate';
 export * from './pki-secret-gate.module';
+export * from './membership-moves';

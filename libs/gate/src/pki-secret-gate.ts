@@ -79,6 +79,26 @@ export class PkiSecretGate {
     };
     return manager ? granted(manager) : this.dataSource.transaction(granted);
   }
+
+  /**
+   * The use decision on an SSH resource's stored login credential (ssh_resources.login_user
+   * and login_password, the pki side's administrator credential): the same conditions as a
+   * release (organisation and pki.manage). `Password Used`, naming the login and what it is
+   * for, is committed on its own connection before `open` gives the password to the caller,
+   * which connects only after; a refusal is audited as `Password Use Denied`. The host is the
+   * resource's name, which no operation changes (a new name is a new resource).
+   */
+  async useLogin<T>(actor: Actor, target: { id: number | null; orgId: number | null; name: string; login: string }, purpose: string, open: () => Promise<T>): Promise<T> {
+    const refusal = refusalOf(actor, { kind: 'ssh-passphrase', name: target.name, orgId: target.orgId, id: target.id, notFound: `SSH resource ${target.name} does not exist` });
+    const description = `SSH login as ${target.login} to ${target.name}: ${purpose}`;
+    const base = { category: 'Pki' as const, actor, target: target.name };
+    if (refusal) {
+      await this.audit.record({ ...base, operation: AuditOperation.PasswordUseDenied, outcome: 'Failed', description: `Refused: ${description}: ${refusal.why}` }, this.dataSource.manager);
+      throw refusal.error;
+    }
+    await this.audit.record({ ...base, operation: AuditOperation.PasswordUsed, description }, this.dataSource.manager);
+    return open();
+  }
 }
 
 function refusalOf(actor: Actor, target: PkiSecretTarget): { why: string; error: AppError } | undefined {

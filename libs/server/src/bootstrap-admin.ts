@@ -29,13 +29,7 @@ export function createApiUser(dataSource: DataSource, input: NewApiUser, actorNa
 }
 
 export async function createApiUserIn(m: EntityManager, input: NewApiUser, actorName = 'system'): Promise<CreatedApiUser> {
-  const token = newApiToken();
-  const [user] = await m.query(
-    `INSERT INTO users (org_id, username, username_key, full_name, role, is_super_admin, is_api_user, allowed_hosts)
-     VALUES ($1, $2, lower($2), $3, $4, $5, true, $6) RETURNING id`,
-    [input.orgId, input.username, input.fullName ?? input.username, input.role, input.superAdmin ?? false, input.allowedHosts ?? ''],
-  );
-  await m.query('INSERT INTO api_tokens (user_id, token_hash) VALUES ($1, $2)', [user.id, hashToken(token)]);
+  const made = await insertApiUser(m, input);
   await m.query(
     AUDIT_INSERT,
     auditValues({
@@ -46,6 +40,21 @@ export async function createApiUserIn(m: EntityManager, input: NewApiUser, actor
       description: `API user ${input.username} (${input.role}) created by ${actorName}`,
     }),
   );
+  return made;
+}
+
+/**
+ * The user row and its token, without an audit row: for a caller that writes its own,
+ * naming who created the user (the API's CREATE_USER), so that a creation is one row.
+ */
+export async function insertApiUser(m: EntityManager, input: NewApiUser): Promise<CreatedApiUser> {
+  const token = newApiToken();
+  const [user] = await m.query(
+    `INSERT INTO users (org_id, username, username_key, full_name, role, is_super_admin, is_api_user, allowed_hosts)
+     VALUES ($1, $2, lower($2), $3, $4, $5, true, $6) RETURNING id`,
+    [input.orgId, input.username, input.fullName ?? input.username, input.role, input.superAdmin ?? false, input.allowedHosts ?? ''],
+  );
+  await m.query('INSERT INTO api_tokens (user_id, token_hash) VALUES ($1, $2)', [user.id, hashToken(token)]);
   return { userId: user.id, token };
 }
 

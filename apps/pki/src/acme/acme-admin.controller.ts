@@ -21,6 +21,7 @@ export class AcmeAdminController {
   @Operation('SetAcmeAllowedDomains', Permission.PkiManage)
   async setAllowedDomains(@CurrentActor() actor: Actor, @Input(AllowedDomainsDto) dto: AllowedDomainsDto) {
     const domains = await this.admin.setAllowedDomains(actor, dto);
-    return reply(`Allowed domains of CA ${dto.caName.trim()}: ${domains.length ? domains.join(', ') : 'none'}`, { caName: dto.caName.trim(), allowedDomains: domains });
+    const whose = dto.orgName?.trim() ? { orgName: dto.orgName.trim() } : {};
+    return reply(`Allowed domains of CA ${dto.caName.trim()}: ${domains.length ? domains.join(', ') : 'none'}`, { caName: dto.caName.trim(), allowedDomains: domains, ...whose });
   }
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
-import { complianceProblems, isExpired, Keyring } from '@app/crypto';
+import { isExpired, Keyring, PasswordPolicy } from '@app/crypto';
 import { AppError, ErrorCode, reply, Reply } from '@app/http';
 import { findAccount, findResource } from '../common/access';
 import { bool, displayTime, orNA } from '../common/format';
-import { resourceVisibleSql, visibilityParams } from '@app/gate';
+import { guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
 import { PoliciesService } from '../policies/policies.service';
 import { customFieldsOf, insertCustomFields, mergeCustomFields, parseCustomFields } from '../resources/custom-fields';
 import { PASSWORD_CONTEXT } from '@app/gate';
@@ -14,6 +14,8 @@ import { AddAccountsDto, EditAccountDto } from './account.dto';
 import { parseAccountList } from './account-list-input';
 import { inUseSql } from '@app/gate';
 import { effectiveAccessControl } from '../password-requests/access-sql';
+import { describeVerdict, verdictOf } from '../passwords/compliance';
+import { ComplianceAssessor } from '../passwords/compliance-assessor';
 
 // Exact texts clients match (two spaces in the duplicate message).
 const ADDED = 'Account added successfully';
@@ -27,11 +29,13 @@ export class AccountsService {
     private readonly audit: AuditWriter,
     private readonly policies: PoliciesService,
     private readonly settings: SettingsService,
+    private readonly compliance: ComplianceAssessor,
   ) {}
 
   async details(actor: Actor, resourceId: number, accountId: number): Promise<Reply> {
     const [account] = await this.dataSource.query(
-      `SELECT a.id, a.notes, a.password_policy, a.password, a.password_changed_at, a.updated_at, a.password_status, a.last_verified_at,
+      `SELECT a.id, a.notes, a.password_policy, a.compliance_policy, a.compliance_problems, a.password_changed_at, a.updated_at,
+         a.password_status, a.last_verified_at, a.rotation_failed_at,
          (SELECT max(created_at) FROM audit WHERE account_id = a.id AND operation = 'Password Retrieved') AS last_accessed,
          ${inUseSql('a', '$2')} AS in_use, coalesce(ac.reason_required, false) AS request_reason
        FROM accounts a JOIN resources r ON r.id = a.resource_id LEFT JOIN ${effectiveAccessControl('a')} ON true
@@ -40,9 +44,8 @@ export class AccountsService {
     );
     if (!account) throw AppError.notFound('No such account found');
     const policy = await this.policies.find(actor.orgId, account.password_policy);
-    // Compliance is checked on the server; the password itself is not returned.
-    const password = (await this.keyring.open(account.password, PASSWORD_CONTEXT)).toString('utf8');
-    const problems = policy ? complianceProblems(policy, password) : [];
+    // The verdict made when the password was set: details never opens the password.
+    const compliance = describeVerdict(account.password_policy, account);
     const expired = policy ? isExpired(policy, account.password_changed_at) : false;
     const settings = await this.settings.get(actor.orgId);
     return reply('Account details fetched successfully', {
@@ -51,12 +54,13 @@ export class AccountsService {
       'PASSWORD STATUS': account.in_use ? '[ In use ]' : '****',
       'PASSWORD POLICY': account.password_policy,
       'EXPIRY STATUS': expired ? 'Expired' : 'Valid',
-      'COMPLIANT STATUS': problems.length ? 'Non-Compliant' : 'Compliant',
-      'COMPLIANT REASON': problems.length ? problems.join(', ') : '-',
+      'COMPLIANT STATUS': compliance.status,
+      'COMPLIANT REASON': compliance.reason,
       'LAST ACCESSED TIME': displayTime(account.last_accessed),
       'LAST MODIFIED TIME': displayTime(account.password_changed_at),
       // The last verification against the target (remote password reset); PASSWORD STATUS keeps its PAM360 meaning.
-      'PASSWORD SYNC STATUS': account.password_status ?? 'NOT VERIFIED',
+      // A scheduled rotation that failed after its retries shows until the next change on the target.
+      'PASSWORD SYNC STATUS': account.rotation_failed_at ? 'ROTATION FAILED' : (account.password_status ?? 'NOT VERIFIED'),
       'LAST VERIFIED': displayTime(account.last_verified_at),
       PASSWORDREQUEST_REASON_MANDATORY: bool(settings.reasonRequired || account.request_reason),
       'CUSTOM FIELD': await customFieldsOf(this.dataSource.manager, resourceId, accountId),
@@ -66,31 +70,38 @@ export class AccountsService {
   /** Op 20: shape errors fail the whole request; a duplicate name is reported per account. */
   async add(actor: Actor, resourceId: number, dto: AddAccountsDto): Promise<Reply> {
     const accounts = parseAccountList(dto.ACCOUNTLIST);
-    const policyNames = new Map<string, string>();
+    const policiesByName = new Map<string, PasswordPolicy>();
     for (const a of accounts) {
-      if (a.policy && !policyNames.has(a.policy.toLowerCase())) {
-        policyNames.set(a.policy.toLowerCase(), (await this.policies.require(actor.orgId, a.policy, 'ACCOUNTPASSWORDPOLICY')).name);
+      if (a.policy && !policiesByName.has(a.policy.toLowerCase())) {
+        policiesByName.set(a.policy.toLowerCase(), await this.policies.require(actor.orgId, a.policy, 'ACCOUNTPASSWORDPOLICY'));
       }
     }
     const statuses: Record<string, { STATUS: string }>[] = [];
     let added = 0;
     await this.dataSource.transaction(async (m) => {
       const resource = await findResource(m, actor, resourceId, 'fullaccess', true);
-      for (const a of accounts) {
-        const [row] = await m.query(
-          `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
-           VALUES ($1, $2, lower($2), $3, $4, $5, now()) ON CONFLICT (resource_id, name_key) DO NOTHING RETURNING id`,
-          [resource.id, a.name, a.notes, a.policy ? policyNames.get(a.policy.toLowerCase()) : resource.password_policy, this.keyring.seal(a.password, PASSWORD_CONTEXT)],
-        );
-        statuses.push({ [a.name]: { STATUS: row ? ADDED : DUPLICATE } });
-        if (!row) continue;
-        added += 1;
-        await insertCustomFields(m, resource.id, row.id, a.customFields);
-        await this.audit.record(
-          { category: 'Resource', operation: AuditOperation.AccountAdded, actor, resourceId: resource.id, resourceName: resource.name, accountId: row.id, accountName: a.name },
-          m,
-        );
-      }
+      const resourcePolicy = await this.policies.find(actor.orgId, resource.password_policy);
+      // New names can move the resource into or out of groups whose rules read account names.
+      const { moves } = await guardMembershipMoves(m, actor, [resource.id], async () => {
+        for (const a of accounts) {
+          const policy = a.policy ? policiesByName.get(a.policy.toLowerCase()) : resourcePolicy;
+          const verdict = verdictOf(policy, policy?.name ?? resource.password_policy, a.password);
+          const [row] = await m.query(
+            `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at, compliance_policy, compliance_problems)
+             VALUES ($1, $2, lower($2), $3, $4, $5, now(), $4, $6) ON CONFLICT (resource_id, name_key) DO NOTHING RETURNING id`,
+            [resource.id, a.name, a.notes, verdict.policy, this.keyring.seal(a.password, PASSWORD_CONTEXT), verdict.problems],
+          );
+          statuses.push({ [a.name]: { STATUS: row ? ADDED : DUPLICATE } });
+          if (!row) continue;
+          added += 1;
+          await insertCustomFields(m, resource.id, row.id, a.customFields);
+          await this.audit.record(
+            { category: 'Resource', operation: AuditOperation.AccountAdded, actor, resourceId: resource.id, resourceName: resource.name, accountId: row.id, accountName: a.name },
+            m,
+          );
+        }
+      });
+      if (moves.description) await this.recordMoves(m, actor, resource.id, resource.name, moves.description);
     });
     if (added === 0) throw new AppError(ErrorCode.Conflict, 'No account was added: every name already exists', statuses);
     return reply('Account(s) added successfully', statuses);
@@ -107,12 +118,15 @@ export class AccountsService {
         const [clash] = await m.query('SELECT id FROM accounts WHERE resource_id = $1 AND name_key = lower($2)', [account.resource_id, newName]);
         if (clash) throw AppError.conflict(`Account ${newName} already exists in resource ${account.resource_name}`);
       }
-      await m.query('UPDATE accounts SET name = $2, name_key = lower($2), notes = $3, password_policy = $4, updated_at = now() WHERE id = $1', [
-        account.id,
-        newName,
-        dto.NOTES ?? account.notes,
-        policy ?? account.password_policy,
-      ]);
+      // A new name can move the resource into or out of groups whose rules read account names.
+      const { moves } = await guardMembershipMoves(m, actor, [account.resource_id], () =>
+        m.query('UPDATE accounts SET name = $2, name_key = lower($2), notes = $3, password_policy = $4, updated_at = now() WHERE id = $1', [
+          account.id,
+          newName,
+          dto.NOTES ?? account.notes,
+          policy ?? account.password_policy,
+        ]),
+      );
       await mergeCustomFields(m, account.resource_id, account.id, fields, 'account');
       await this.audit.record(
         {
@@ -123,12 +137,13 @@ export class AccountsService {
           resourceName: account.resource_name,
           accountId: account.id,
           accountName: newName,
-          description: newName !== account.name ? `renamed from ${account.name}` : '',
+          description: withMoves(newName !== account.name ? `renamed from ${account.name}` : '', moves),
         },
         m,
       );
       return newName;
     });
+    if (policy) await this.compliance.afterPolicyChange(actor, resourceId, accountId);
     return reply(`Account ${name} modified successfully`);
   }
 
@@ -136,13 +151,27 @@ export class AccountsService {
   async delete(actor: Actor, resourceId: number, accountId: number): Promise<Reply> {
     const name = await this.dataSource.transaction(async (m) => {
       const account = await findAccount(m, actor, resourceId, accountId, 'fullaccess', true);
-      await m.query('DELETE FROM accounts WHERE id = $1', [account.id]);
+      const { moves } = await guardMembershipMoves(m, actor, [account.resource_id], () => m.query('DELETE FROM accounts WHERE id = $1', [account.id]));
       await this.audit.record(
-        { category: 'Resource', operation: AuditOperation.AccountDeleted, actor, resourceId: account.resource_id, resourceName: account.resource_name, accountId: account.id, accountName: account.name },
+        {
+          category: 'Resource',
+          operation: AuditOperation.AccountDeleted,
+          actor,
+          resourceId: account.resource_id,
+          resourceName: account.resource_name,
+          accountId: account.id,
+          accountName: account.name,
+          description: moves.description,
+        },
         m,
       );
       return account.name;
     });
     return reply(`Account ${name} deleted successfully`);
+  }
+
+  /** An allowed membership move made by adding accounts, in its own audit row. */
+  private recordMoves(m: EntityManager, actor: Actor, resourceId: number, resourceName: string, description: string) {
+    return this.audit.record({ category: 'Resource', operation: AuditOperation.ResourceModified, actor, resourceId, resourceName, description }, m);
   }
 }

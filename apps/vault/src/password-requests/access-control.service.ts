@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { Actor, AuditWriter } from '@app/audit';
+import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { isAdministrativeRole } from '@app/auth';
 import { AppError, reply, Reply } from '@app/http';
 import { bool } from '../common/format';
@@ -52,10 +52,16 @@ export class AccessControlService {
     });
   }
 
-  /** Owners and administrators configure; others get the answer a missing resource gets. */
+  /**
+   * Owners and administrators configure; others get the answer a missing resource gets. Access
+   * control is what stands between a share and the password, so changing it (or turning it
+   * off) also needs full access to what it guards (issue 24): an administrator who merely
+   * sees the account cannot lift it for themselves. Refusals are audited.
+   */
   private async lockTarget(m: EntityManager, actor: Actor, resourceId: number, accountId: number | null): Promise<AccessControlTarget> {
+    const full = resourceVisibleSql('r', '$1', '$2', '$3', accountId === null ? { atLeast: 'fullaccess' } : { account: 'a', atLeast: 'fullaccess' });
     const [row] = await m.query(
-      `SELECT r.id, r.name, r.org_id, r.owner_id, a.id AS account_id, a.name AS account_name
+      `SELECT r.id, r.name, r.org_id, r.owner_id, a.id AS account_id, a.name AS account_name, ${full} AS full
        FROM resources r LEFT JOIN accounts a ON a.resource_id = r.id AND a.id = $5
        WHERE r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3')} FOR UPDATE OF r`,
       [...visibilityParams(actor), resourceId, accountId],
@@ -65,6 +71,23 @@ export class AccessControlService {
     if (row.owner_id !== actor.id && !actor.isSuperAdmin && !isAdministrativeRole(actor.role)) {
       throw AppError.forbidden('Only the owner of the resource or an administrator can configure access control');
     }
-    return { orgId: row.org_id, resourceId: row.id, resourceName: row.name, accountId, accountName: row.account_name ?? '' };
+    const target = { orgId: row.org_id, resourceId: row.id, resourceName: row.name, accountId, accountName: row.account_name ?? '' };
+    if (!row.full) {
+      const what = accountId === null ? `resource ${row.name}` : `account ${row.account_name}`;
+      // On its own connection: the refusal outlives this transaction's rollback.
+      await this.audit.record({
+        category: 'Resource',
+        operation: AuditOperation.AccessControlConfigured,
+        outcome: 'Failed',
+        actor,
+        resourceId: row.id,
+        resourceName: row.name,
+        accountId,
+        accountName: target.accountName,
+        description: `refused: no full access to ${what}`,
+      });
+      throw AppError.forbidden(`You need full access to ${what} to configure its access control`);
+    }
+    return target;
   }
 }

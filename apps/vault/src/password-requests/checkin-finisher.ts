@@ -5,6 +5,7 @@ import { findBuiltinPolicy, generatePassword, Keyring, DEFAULT_POLICY_NAME } fro
 import { LockedAccount, PasswordChanger } from '../passwords/password-changer';
 import { PoliciesService } from '../policies/policies.service';
 import { AccountSecretGate, PASSWORD_CONTEXT } from '@app/gate';
+import { RotationEvents } from '../rotation/rotation-events';
 import { effectiveAccessControl } from './access-sql';
 import { PENDING_PASSWORD_CONTEXT, REMOTE_PASSWORD_RESETTER, RemotePasswordResetter, RemoteTarget } from './remote-reset';
 
@@ -61,6 +62,7 @@ export class CheckinFinisher {
     private readonly changer: PasswordChanger,
     private readonly gate: AccountSecretGate,
     private readonly policies: PoliciesService,
+    private readonly events: RotationEvents,
     @Optional() @Inject(REMOTE_PASSWORD_RESETTER) private readonly remote?: RemotePasswordResetter,
   ) {}
 
@@ -88,6 +90,7 @@ export class CheckinFinisher {
         requestId: row.id,
         description: 'Reset after check-in',
       });
+      await this.announce(m, row);
     } else if (row.reset_after_checkin) {
       await this.record(m, row, actor, AuditOperation.PasswordChangeFailed, reason, 'Reset after check-in skipped: remote password reset is not available', 'Failed');
     }
@@ -95,6 +98,7 @@ export class CheckinFinisher {
       row.id,
       actor?.id ?? null,
     ]);
+    await rotationsDueNow(m, row.account_id);
     await this.record(m, row, actor, AuditOperation.PasswordCheckedIn, reason, how);
     return false;
   }
@@ -159,6 +163,7 @@ export class CheckinFinisher {
     if (!changed) changed = await remote.verify(target, fresh).catch(() => false);
     if (changed) {
       await this.changer.store(m, actor, account, fresh, { requestId: row.id, description: 'Reset after check-in (remote)' });
+      await this.announce(m, row);
     } else {
       const old = await this.keyring.openText(account.password, PASSWORD_CONTEXT);
       if (!(await remote.verify(target, old).catch(() => false))) {
@@ -169,6 +174,20 @@ export class CheckinFinisher {
       await this.record(m, row, actor, AuditOperation.PasswordChangeFailed, '', 'Remote reset after check-in failed; password unchanged', 'Failed');
     }
     await m.query(`UPDATE password_requests SET status = 'checked_in', pending_password = NULL WHERE id = $1`, [row.id]);
+    await rotationsDueNow(m, row.account_id);
+  }
+
+  /** The rotation webhook's event for a reset after check-in, in the storing transaction. */
+  private announce(m: EntityManager, row: CheckinRow): Promise<void> {
+    return this.events.record(m, {
+      orgId: row.org_id,
+      resource: row.resource_name,
+      account: row.account_name,
+      resourceId: row.resource_id,
+      accountId: row.account_id,
+      outcome: 'rotated',
+      trigger: 'reset after check-in',
+    });
   }
 
   private async generate(account: LockedAccount): Promise<string> {
@@ -207,4 +226,9 @@ export class CheckinFinisher {
 
 function join(...parts: string[]): string {
   return parts.filter(Boolean).join('; ');
+}
+
+/** Scheduled rotations that waited for this check-in (RotationScheduler) are due at once. */
+function rotationsDueNow(m: EntityManager, accountId: number): Promise<unknown> {
+  return m.query(`UPDATE rotation_runs SET next_attempt_at = now() WHERE account_id = $1 AND status = 'due' AND next_attempt_at > now()`, [accountId]);
 }

@@ -6,7 +6,7 @@ import { resourceVisibleSql } from '@app/gate';
 import { IN_USE_STATUSES } from '@app/gate';
 import { adminApprover, approverSql, effectiveAccessControl, isUniqueViolation, minutesSql } from './access-sql';
 import { CHECKIN_COLUMNS, CHECKIN_FROM, CheckinFinisher, CheckinRow } from './checkin-finisher';
-import { ALREADY_CHECKED_OUT, explainMissing, STATUS_CHECKED_OUT } from './request-state';
+import { ALREADY_CHECKED_OUT, explainMissing, mayKnowRequestsSql, noSuchRequest, STATUS_CHECKED_OUT } from './request-state';
 
 /** Ops 14 and 15: check-out of an approved request, check-in by the user or an approver. */
 @Injectable()
@@ -32,7 +32,7 @@ export class CheckoutService {
            FOR UPDATE OF pr`,
           [actor.orgId, actor.id, actor.isSuperAdmin, accountId],
         );
-        if (!req) throw await explainMissing(m, accountId, actor.id);
+        if (!req) throw await explainMissing(m, actor, accountId, actor.id);
         if (req.expired) throw AppError.conflict('The password request has expired');
         if (!req.ac_id) throw AppError.invalid('Password access control is no longer enabled for this account: retrieve the password directly');
         if (req.reason_required && !reason.trim()) throw AppError.invalid('REASON is required to check out this password');
@@ -75,15 +75,18 @@ export class CheckoutService {
   /** By the requester, or by someone who may approve requests for the account. */
   async checkin(actor: Actor, accountId: number, requesterId: number, reason = ''): Promise<Reply> {
     const remote = await this.dataSource.transaction(async (m) => {
-      const [row]: (CheckinRow & { may_manage: boolean })[] = await m.query(
-        `SELECT ${CHECKIN_COLUMNS}, coalesce(${approverSql('ac', 'r', '$3', '$4')}, $4 = 'org') AS may_manage
+      const [row]: (CheckinRow & { may_manage: boolean; may_know: boolean })[] = await m.query(
+        `SELECT ${CHECKIN_COLUMNS}, coalesce(${approverSql('ac', 'r', '$3', '$4')}, $4 = 'org') AS may_manage,
+           ${mayKnowRequestsSql('a', 'r', 'ac', '$5', '$3', '$6', '$4')} AS may_know
          FROM ${CHECKIN_FROM}
          WHERE pr.account_id = $1 AND pr.requester_id = $2 AND r.org_id = $5 AND pr.status = 'checked_out'
          FOR UPDATE OF pr`,
-        [accountId, requesterId, actor.id, adminApprover(actor), actor.orgId],
+        [accountId, requesterId, actor.id, adminApprover(actor), actor.orgId, actor.isSuperAdmin],
       );
-      if (!row) throw await explainMissing(m, accountId, requesterId);
+      if (!row) throw await explainMissing(m, actor, accountId, requesterId);
       if (row.requester_id !== actor.id && !row.may_manage) {
+        // Someone who does not see the account is not told that it is checked out.
+        if (!row.may_know) throw noSuchRequest();
         throw AppError.forbidden('Only the user who checked the password out or an approver can check it in');
       }
       return (await this.finisher.finish(m, row, actor, reason)) ? row.id : null;

@@ -6,7 +6,7 @@ import { displayTime } from '../common/format';
 import { resourceVisibleSql, visibilityParams } from '@app/gate';
 import { adminApprover, approverSql, effectiveAccessControl, isUniqueViolation, minutesSql } from './access-sql';
 import { RequestPasswordDto } from './password-request.dto';
-import { explainMissing, STATUS_WAITING } from './request-state';
+import { explainMissing, noSuchRequest, STATUS_WAITING } from './request-state';
 
 interface LockedRequest {
   id: number;
@@ -15,6 +15,7 @@ interface LockedRequest {
   approvers_required: number;
   approved_by: number[];
   may_approve: boolean;
+  visible: boolean;
   expired: boolean;
   request_ttl_minutes: number;
   org_id: number;
@@ -158,16 +159,21 @@ export class PasswordRequestsService {
     const [req] = await m.query(
       `SELECT pr.id, pr.status, pr.requester_id, pr.approvers_required, pr.approved_by, ac.request_ttl_minutes,
          r.org_id, r.id AS resource_id, r.name AS resource_name, a.id AS account_id, a.name AS account_name,
-         coalesce(${approverSql('ac', 'r', '$3', '$4')}, false) AS may_approve, pr.expires_at <= now() AS expired
+         coalesce(${approverSql('ac', 'r', '$3', '$4')}, false) AS may_approve, pr.expires_at <= now() AS expired,
+         ${resourceVisibleSql('r', '$5', '$3', '$7', { account: 'a' })} AS visible
        FROM password_requests pr JOIN accounts a ON a.id = pr.account_id JOIN resources r ON r.id = a.resource_id
          LEFT JOIN ${effectiveAccessControl('a')} ON true
        WHERE pr.account_id = $1 AND pr.requester_id = $2 AND r.org_id = $5 AND pr.status = ANY($6)
        FOR UPDATE OF pr`,
-      [accountId, requesterId, actor.id, adminApprover(actor), actor.orgId, statuses],
+      [accountId, requesterId, actor.id, adminApprover(actor), actor.orgId, statuses, actor.isSuperAdmin],
     );
-    if (!req) throw await explainMissing(m, accountId, requesterId);
+    if (!req) throw await explainMissing(m, actor, accountId, requesterId);
     if (req.requester_id === actor.id) throw AppError.forbidden('You cannot approve or reject your own password request');
-    if (!req.may_approve) throw AppError.forbidden('You are not an approver of this password request');
+    if (!req.may_approve) {
+      // Someone who neither sees the account nor approves for it is not told that it is requested.
+      if (!req.visible) throw noSuchRequest();
+      throw AppError.forbidden('You are not an approver of this password request');
+    }
     if (req.expired) throw AppError.conflict('The password request has expired');
     return req;
   }

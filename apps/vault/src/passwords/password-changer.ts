@@ -6,13 +6,16 @@ import { AccountSecretGate, GrantedAccount, HeldPassword, HISTORY_PREFETCH, PASS
 import { AppError } from '@app/http';
 import { preparedIn } from '@app/persistence';
 import { PoliciesService } from '../policies/policies.service';
+import { verdictOf } from './compliance';
 
-// The old password (with its fingerprint) to the history, the new one in place, and the
-// audit row. The caller holds the account's lock: its row is read here as it stands.
+// The old password (with its fingerprint) to the history, the new one in place with its
+// compliance verdict ($5 policy, $6 problems), and the audit row. The caller holds the
+// account's lock: its row is read here as it stands.
 const STORE = `WITH kept AS (INSERT INTO password_history (account_id, password, fingerprint, changed_by)
     SELECT a.id, a.password, a.password_fingerprint, $2 FROM accounts a WHERE a.id = $1),
-  changed AS (UPDATE accounts SET password = $3, password_fingerprint = $4, password_changed_at = now(), updated_at = now() WHERE id = $1)
-  ${auditInsertFrom(5)}`;
+  changed AS (UPDATE accounts SET password = $3, password_fingerprint = $4, password_changed_at = now(), updated_at = now(),
+    compliance_policy = $5, compliance_problems = $6 WHERE id = $1)
+  ${auditInsertFrom(7)}`;
 
 // Fingerprints of passwords the locked way has opened ($2 sealed values, $3 fingerprints),
 // on the account's history rows and current password that hold them. A sealed value is
@@ -32,10 +35,13 @@ function changeAuditSql(from: string): string {
 }
 
 // The same writes as STORE, made by the gate's statement over its `granted` row (the
-// account locked before it): $12 the new sealed password, $13 its fingerprint.
+// account locked before it): $12 the new sealed password, $13 its fingerprint. The verdict
+// is "compliant with the account's policy": checkWith, which runs after in the same
+// transaction, rolls the change back otherwise.
 const STORE_GRANTED = `kept AS (INSERT INTO password_history (account_id, password, fingerprint, changed_by)
     SELECT g.id, g.password, g.password_fingerprint, $2 FROM granted g),
-  changed AS (UPDATE accounts a SET password = $12, password_fingerprint = $13::bytea, password_changed_at = now(), updated_at = now()
+  changed AS (UPDATE accounts a SET password = $12, password_fingerprint = $13::bytea, password_changed_at = now(), updated_at = now(),
+    compliance_policy = g.password_policy, compliance_problems = ''
     FROM granted g WHERE a.id = g.id),
   logged AS (${changeAuditSql('granted g')})`;
 
@@ -45,7 +51,8 @@ const STORE_GRANTED = `kept AS (INSERT INTO password_history (account_id, passwo
 // found), and the new password's fingerprint ($13) is none of the last `depth` passwords'
 // (the current one and the newest history entries), all fingerprinted under the same data
 // key version. Otherwise, or when the row is no longer the version decided on, it writes
-// nothing and the change takes the locked path, whose check says why.
+// nothing and the change takes the locked path, whose check says why. What it writes keeps
+// the policy, so its verdict is "compliant".
 const STORE_AT_ONCE = `checked AS (
     SELECT g.* FROM granted g
     CROSS JOIN LATERAL (SELECT ($15::int[])[array_position($14::text[], lower(btrim(g.password_policy)))] AS depth) p
@@ -53,7 +60,8 @@ const STORE_AT_ONCE = `checked AS (
       SELECT count(*) = count(f.fp) AND bool_and(substring(f.fp FROM 1 FOR 4) = substring($13::bytea FROM 1 FOR 4)) AND NOT bool_or(f.fp = $13::bytea)
       FROM unnest(ARRAY[g.password_fingerprint] || ARRAY(
         SELECT h.fingerprint FROM password_history h WHERE h.account_id = g.id ORDER BY h.id DESC LIMIT p.depth - 1)) f(fp)))),
-  changed AS (UPDATE accounts a SET password = $12, password_fingerprint = $13::bytea, password_changed_at = now(), updated_at = now()
+  changed AS (UPDATE accounts a SET password = $12, password_fingerprint = $13::bytea, password_changed_at = now(), updated_at = now(),
+    compliance_policy = g.password_policy, compliance_problems = ''
     FROM checked g WHERE a.id = g.id AND a.xmin = g.version RETURNING a.id),
   kept AS (INSERT INTO password_history (account_id, password, fingerprint, changed_by)
     SELECT g.id, g.password, g.password_fingerprint, $2 FROM checked g JOIN changed c ON c.id = g.id),
@@ -121,30 +129,34 @@ export class PasswordChanger {
     await sql('password_fingerprints_keep', KEEP_FINGERPRINTS, [accountId, stale.map((i) => recent[i].password), stale.map((i) => fresh[i])]);
   }
 
-  /** Stores the new password, keeping the old one in history, with its audit row: one statement. */
+  /** Stores the new password, keeping the old one in history, with its verdict and audit row: one statement. */
   async store(
     m: EntityManager,
     actor: Actor | null,
     account: LockedAccount,
     newPassword: string,
-    audit: { reason?: string; ticketId?: string; requestId?: number; description?: string } = {},
+    audit: { reason?: string; ticketId?: string; requestId?: number; description?: string; operation?: string } = {},
   ): Promise<void> {
+    const { operation, ...described } = audit;
     const event = auditValues({
       category: 'Resource',
-      operation: AuditOperation.PasswordChanged,
+      operation: operation ?? AuditOperation.PasswordChanged,
       actor,
       orgId: account.org_id,
       resourceId: account.resource_id,
       resourceName: account.resource_name,
       accountId: account.id,
       accountName: account.name,
-      ...audit,
+      ...described,
     });
+    const verdict = verdictOf(await this.policies.find(account.org_id, account.password_policy), account.password_policy, newPassword);
     await preparedIn(m, 'password_store', STORE, [
       account.id,
       actor?.id ?? null,
       this.keyring.seal(newPassword, PASSWORD_CONTEXT),
       this.keyring.fingerprint(newPassword, PASSWORD_CONTEXT, account.id),
+      verdict.policy,
+      verdict.problems,
       ...event,
     ]);
   }

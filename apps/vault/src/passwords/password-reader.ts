@@ -27,7 +27,7 @@ ${decisionCtes(READ, SLOTS, undefined, { quick: true, callerColumns: true, admit
 ${decisionAuditCte(READ, SLOTS, "''", { grantsOnly: true })}
 SELECT c.id, c.org_id, c.org_name, c.username, c.role, c.is_super_admin, c.locked, c.allowed_hosts, c.expired, c.fast,
   (v.id IS NOT NULL AND v.refusal IS NULL) AS granted,
-  CASE WHEN v.refusal IS NULL THEN v.password END AS password, (SELECT count(*) FROM logged)::int AS logged
+  CASE WHEN v.refusal IS NULL THEN v.password END AS password, (SELECT count(*) FROM logged)::int AS logged, v.member_name
 FROM caller c LEFT JOIN verdict v ON true`;
 
 /** READ_AS_CALLER's row, in its column order. */
@@ -47,13 +47,15 @@ type ReadRow = [
   granted: boolean,
   password: Buffer | null,
   logged: number,
+  /** A two-account pair's current member. */
+  member_name: string | null,
 ];
 
 const RETRIEVE_ROLES = Object.entries(ROLE_PERMISSIONS)
   .filter(([, permissions]) => permissions.includes(Permission.PasswordRetrieve))
   .map(([role]) => role);
 
-export type PasswordRelease = { password: string } | { refusal: string; message: string; details?: Record<string, string> };
+export type PasswordRelease = { password: string; memberName?: string } | { refusal: string; message: string; details?: Record<string, string> };
 
 /** GET PASSWORD on both entry points (lean route and controller) and the A2A look-up, through the gate. */
 @Injectable()
@@ -82,7 +84,7 @@ export class PasswordReader {
       ticketId.slice(0, 200),
     ]);
     if (rows.length === 0) return this.authenticator.refuseUnknown(req);
-    const [id, org_id, org_name, username, role, is_super_admin, locked, allowed_hosts, expired, fast, granted, password, logged] = rows[0];
+    const [id, org_id, org_name, username, role, is_super_admin, locked, allowed_hosts, expired, fast, granted, password, logged, memberName] = rows[0];
     const caller: CallerRow = { id, org_id, org_name, username, role, is_super_admin, locked, allowed_hosts, expired };
     if (!fast) {
       req.actor = await this.authenticator.admit(caller, req, Permission.PasswordRetrieve);
@@ -91,19 +93,20 @@ export class PasswordReader {
     req.actor = actorOf(caller, req);
     if (!granted) return this.read(req.actor, resourceId, accountId, reason, ticketId);
     if (logged !== 1) throw new Error('Password read was not audited');
-    return passwordReply(await this.gate.open(password!));
+    return passwordReply(await this.gate.open(password!), memberName);
   }
 
   /** GET PASSWORD for an authenticated actor: the password, or a Failed answer saying why not. */
   async read(actor: Actor, resourceId: number, accountId: number, reason = '', ticketId = ''): Promise<Reply> {
-    const { password } = await this.gate.openPassword(actor, { use: 'read', resourceId, accountId, reason, ticketId });
-    return passwordReply(password);
+    const { password, memberName } = await this.gate.openPassword(actor, { use: 'read', resourceId, accountId, reason, ticketId });
+    return passwordReply(password, memberName);
   }
 
   /** The password or the refusal, audited either way; unknown or invisible accounts throw. */
   async release(actor: Actor, resourceId: number, accountId: number, reason = '', ticketId = ''): Promise<PasswordRelease> {
     try {
-      return { password: (await this.gate.openPassword(actor, { use: 'read', resourceId, accountId, reason, ticketId })).password };
+      const { password, memberName } = await this.gate.openPassword(actor, { use: 'read', resourceId, accountId, reason, ticketId });
+      return { password, ...(memberName ? { memberName } : {}) };
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== ErrorCode.Forbidden) throw error;
       return { refusal: error.code, message: error.message, details: error.details as Record<string, string> | undefined };
@@ -111,6 +114,7 @@ export class PasswordReader {
   }
 }
 
-function passwordReply(password: string): Reply {
-  return reply('Password fetched successfully', { PASSWORD: password });
+/** A two-account pair's read names the member whose password it is (ACCOUNTNAME): log in as that one. */
+function passwordReply(password: string, memberName?: string | null): Reply {
+  return reply('Password fetched successfully', memberName ? { PASSWORD: password, ACCOUNTNAME: memberName } : { PASSWORD: password });
 }

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Connector, ConnectorTarget, TlsMode, validUserDnTemplate } from '@app/connectors';
-import { AccountSecretGate, AccountUse, resourceVisibleSql, visibilityParams } from '@app/gate';
+import { AccountSecretGate, AccountUse, guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
 import { AppError, reply, Reply } from '@app/http';
 import { parseHost } from '@app/pki/discovery';
 import { hostKeyHost } from '@app/pki/ssh';
@@ -49,10 +49,13 @@ export class RemoteConfiguration {
     const admin = { id: found.id as number, name: found.name as string };
     await this.loginAudited(actor, resource, admin, connector, { ...target, expectedHostKey: expectedHostKey(dto.HOSTKEYFINGERPRINT) }, password);
     return this.dataSource.transaction(async (m) => {
-      await m.query(
-        `UPDATE resources SET remote_account_id = $2, remote_port = $3, dns_name = coalesce($4, dns_name), remote_database = $5, remote_tls = $6,
-           remote_ca_cert = $7, remote_user_dn = $8, updated_at = now() WHERE id = $1`,
-        [resourceId, admin.id, target.port, host ?? null, target.database ?? null, target.tls, target.caCert ?? null, target.userDn ?? null],
+      // A new DNS name can move the resource into or out of groups whose rules read it.
+      const { moves } = await guardMembershipMoves(m, actor, [resourceId], () =>
+        m.query(
+          `UPDATE resources SET remote_account_id = $2, remote_port = $3, dns_name = coalesce($4, dns_name), remote_database = $5, remote_tls = $6,
+             remote_ca_cert = $7, remote_user_dn = $8, updated_at = now() WHERE id = $1`,
+          [resourceId, admin.id, target.port, host ?? null, target.database ?? null, target.tls, target.caCert ?? null, target.userDn ?? null],
+        ),
       );
       await this.audit.record(
         {
@@ -63,7 +66,7 @@ export class RemoteConfiguration {
           resourceName: resource.name,
           accountId: admin.id,
           accountName: admin.name,
-          description: `Remote password reset (${connector.kind}) through ${target.host}:${target.port}, TLS ${target.tls}, as ${admin.name}`,
+          description: withMoves(`Remote password reset (${connector.kind}) through ${target.host}:${target.port}, TLS ${target.tls}, as ${admin.name}`, moves),
         },
         m,
       );

@@ -11,6 +11,7 @@ import { PasswordChanger } from '../passwords/password-changer';
 import { PoliciesService } from '../policies/policies.service';
 import { ACCOUNT_PENDING_CONTEXT, REMOTE_LOCK_NAMESPACE, RemoteCaller, Settlement } from './remote-change';
 import { certainlyUnchanged, connectorAppError, connectorOf, RemoteSettings, SETTINGS_SQL, targetOf } from './remote-target';
+import { RotationEvents } from '../rotation/rotation-events';
 import { SyncRecorder } from './sync-recorder';
 
 const KIND_LABELS: Record<ConnectorKind, string> = { ssh: 'SSH', postgresql: 'PostgreSQL', mysql: 'MySQL', ldap: 'LDAP' };
@@ -21,7 +22,18 @@ interface StoreAudit {
   reason?: string;
   ticketId?: string;
   description: string;
+  /** What started the change, for the rotation webhook's event. */
+  trigger: string;
+  /** The stored change's audit operation (default Password Changed). */
+  operation?: string;
+  /** A scheduled rotation's run: kept with the pending password, marked on the account when it commits, even by a settlement after a crash. */
+  rotationRun?: number;
+  /** More writes of the committing transaction, before it commits (a pair's switch), with the password stored. */
+  onStored?: (m: EntityManager, password: string) => Promise<void>;
 }
+
+/** What a server-started change may add: see StoreAudit. */
+export type ServerChangeOptions = { startedBy: string; description?: string } & Pick<StoreAudit, 'operation' | 'rotationRun' | 'onStored'>;
 
 /**
  * Remote password changes for every connector kind, crash-safe. One change of one account:
@@ -51,6 +63,7 @@ export class RemotePasswords {
     private readonly gate: AccountSecretGate,
     private readonly policies: PoliciesService,
     private readonly sync: SyncRecorder,
+    private readonly events: RotationEvents,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.slots = new Slots(Math.max(1, Math.floor(config.dbPoolSize / 2)));
@@ -64,6 +77,7 @@ export class RemotePasswords {
         reason,
         ticketId,
         description: 'Password changed on the target (remote reset)',
+        trigger: `remote password change by ${actor.username}`,
       }),
     );
   }
@@ -73,11 +87,15 @@ export class RemotePasswords {
    * audited as the system actor naming `startedBy`. Throws a Failed AppError naming why
    * when the target refuses; then nothing in the vault has changed.
    */
-  async changeForServer(accountId: number, newPassword: NewPassword, options: { startedBy: string; description?: string }): Promise<void> {
+  async changeForServer(accountId: number, newPassword: NewPassword, options: ServerChangeOptions): Promise<void> {
     const [row] = await this.dataSource.query('SELECT resource_id FROM accounts WHERE id = $1', [accountId]);
     if (!row) throw AppError.notFound('No such account found');
     await this.change({ actor: null, startedBy: options.startedBy }, row.resource_id, accountId, newPassword, (m) => this.gate.authorizeServerChange(m, accountId), {
       description: `${options.description ?? 'Password changed on the target (remote reset)'}; started by ${options.startedBy}`,
+      trigger: options.startedBy,
+      operation: options.operation,
+      rotationRun: options.rotationRun,
+      onStored: options.onStored,
     });
   }
 
@@ -89,6 +107,7 @@ export class RemotePasswords {
         reason,
         ticketId,
         description: 'Password reconciled: a new password set on the target and stored',
+        trigger: `reconcile by ${actor.username}`,
       }),
     );
   }
@@ -146,7 +165,9 @@ export class RemotePasswords {
   private async change(caller: RemoteCaller, resourceId: number, accountId: number, password: NewPassword, decide: Decide, audit: StoreAudit): Promise<void> {
     const settled = await this.withLock(accountId, true, async (runner) => {
       await this.settleLocked(runner, accountId, caller.startedBy ?? `a remote change by ${caller.actor?.username}`);
-      const { account, newPassword, sealed } = await this.begin(runner, caller, decide, password);
+      // A rotation run whose change a crashed instance left pending, settled just now: done, not again.
+      if (audit.rotationRun !== undefined && (await runner.query('SELECT 1 FROM accounts WHERE last_rotation_run = $1', [audit.rotationRun])).length) return;
+      const { account, newPassword, sealed } = await this.begin(runner, caller, decide, password, audit.rotationRun);
       try {
         await this.changeOnTarget(caller, account, newPassword);
       } catch (error) {
@@ -168,7 +189,7 @@ export class RemotePasswords {
   }
 
   /** Step 2: decision, policy and history checks, and the pending password, in one committed transaction. */
-  private async begin(runner: QueryRunner, caller: RemoteCaller, decide: Decide, password: NewPassword) {
+  private async begin(runner: QueryRunner, caller: RemoteCaller, decide: Decide, password: NewPassword, rotationRun?: number) {
     await runner.startTransaction();
     try {
       const account = await decide(runner.manager);
@@ -177,7 +198,7 @@ export class RemotePasswords {
       const newPassword = typeof password === 'string' ? password : await password(account);
       await this.changer.check(runner.manager, account, newPassword);
       const sealed = this.keyring.seal(newPassword, ACCOUNT_PENDING_CONTEXT);
-      await runner.query('UPDATE accounts SET pending_password = $2, pending_since = now() WHERE id = $1', [account.id, sealed]);
+      await runner.query('UPDATE accounts SET pending_password = $2, pending_since = now(), pending_rotation_run = $3 WHERE id = $1', [account.id, sealed, rotationRun ?? null]);
       await runner.commitTransaction();
       return { account, newPassword, sealed };
     } catch (error) {
@@ -192,11 +213,26 @@ export class RemotePasswords {
     await runner.startTransaction();
     try {
       const account = await this.gate.authorizeServerChange(runner.manager, accountId);
-      await this.changer.store(runner.manager, actor, account, newPassword, audit);
+      const { trigger, rotationRun: _run, onStored, ...stored } = audit;
+      await this.changer.store(runner.manager, actor, account, newPassword, stored);
+      // A scheduled rotation's run is marked done with the password, whoever commits it.
       await runner.query(
-        `UPDATE accounts SET pending_password = NULL, pending_since = NULL, password_status = 'IN SYNC', last_verified_at = now() WHERE id = $1`,
+        `UPDATE accounts SET pending_password = NULL, pending_since = NULL, password_status = 'IN SYNC', last_verified_at = now(),
+           last_rotation_run = coalesce(pending_rotation_run, last_rotation_run), rotation_failed_at = NULL,
+           pending_rotation_run = NULL
+         WHERE id = $1`,
         [accountId],
       );
+      await onStored?.(runner.manager, newPassword);
+      await this.events.record(runner.manager, {
+        orgId: account.org_id,
+        resource: account.resource_name,
+        account: account.name,
+        resourceId: account.resource_id,
+        accountId,
+        outcome: 'rotated',
+        trigger,
+      });
       await runner.commitTransaction();
     } catch (error) {
       await runner.rollbackTransaction().catch(() => undefined);
@@ -205,7 +241,7 @@ export class RemotePasswords {
   }
 
   private async clearPending(runner: QueryRunner, accountId: number, sealed: Buffer): Promise<void> {
-    await runner.query('UPDATE accounts SET pending_password = NULL, pending_since = NULL WHERE id = $1 AND pending_password = $2', [accountId, sealed]);
+    await runner.query('UPDATE accounts SET pending_password = NULL, pending_since = NULL, pending_rotation_run = NULL WHERE id = $1 AND pending_password = $2', [accountId, sealed]);
   }
 
   /**
@@ -215,7 +251,7 @@ export class RemotePasswords {
    */
   private async settleLocked(runner: QueryRunner, accountId: number, startedBy: string): Promise<Settlement> {
     const [row] = await runner.query(
-      'SELECT a.id, a.name, a.password, a.pending_password, a.resource_id FROM accounts a WHERE a.id = $1 AND a.pending_password IS NOT NULL',
+      'SELECT a.id, a.name, a.password, a.pending_password, a.pending_rotation_run, a.resource_id FROM accounts a WHERE a.id = $1 AND a.pending_password IS NOT NULL',
       [accountId],
     );
     if (!row) return 'none';
@@ -228,7 +264,11 @@ export class RemotePasswords {
     const withPending = await accepts(pending);
     const settled = { actor: null, orgId: settings.org_id, resourceId: settings.resource_id, resourceName: settings.resource_name, accountId, accountName: row.name };
     if (withPending === true) {
-      await this.commit(runner, null, accountId, pending, { description: `Remote change settled after an interruption: the target accepts the new password; started by ${startedBy}` });
+      await this.commit(runner, null, accountId, pending, {
+        description: `Remote change settled after an interruption: the target accepts the new password; started by ${startedBy}`,
+        trigger: `a remote change settled after an interruption (${startedBy})`,
+        operation: row.pending_rotation_run ? AuditOperation.PasswordRotated : undefined,
+      });
       return 'committed';
     }
     if (withPending === undefined) return 'undecided';
@@ -240,7 +280,7 @@ export class RemotePasswords {
     await runner.startTransaction();
     try {
       await runner.query(
-        `UPDATE accounts SET pending_password = NULL, pending_since = NULL, password_status = 'IN SYNC', last_verified_at = now() WHERE id = $1`,
+        `UPDATE accounts SET pending_password = NULL, pending_since = NULL, pending_rotation_run = NULL, password_status = 'IN SYNC', last_verified_at = now() WHERE id = $1`,
         [accountId],
       );
       await this.audit.record(

@@ -18,6 +18,6 @@ import { VerificationRounds } from './verification-rounds';
   imports: [ResourcesModule],
   controllers: [RemoteResetController],
   providers: [RemotePasswords, RemoteConfiguration, PasswordVerifier, SyncRecorder, VerificationRounds, ExpiryChannels],
-  exports: [RemotePasswords, PasswordVerifier, VerificationRounds],
+  exports: [RemotePasswords, PasswordVerifier, VerificationRounds, ExpiryChannels],
 })
 export class RemoteResetModule {}

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, listReply, reply, Reply } from '@app/http';
 import { parseId } from '../common/ids';
-import { resourceVisibleSql, visibilityParams } from '@app/gate';
+import { mayEditResourceGroup, resourceVisibleSql, visibilityParams } from '@app/gate';
 import { GroupInput } from './group-criteria';
 import { ShareGroupDto } from './resource-group.dto';
 import { resourceListEntry } from '../resources/resources.service';
@@ -151,6 +151,18 @@ export class ResourceGroupsService {
     return reply(`Resource group ${group.name} deleted successfully`);
   }
 
+  /** The group of the caller's organisation; else Failed as not found. */
+  findInOrganisation(actor: Actor, groupId: number): Promise<{ id: number; name: string }> {
+    return this.find(actor, groupId);
+  }
+
+  /** The group, when the caller may change it (its creator or a super administrator); else Failed naming why. */
+  async findChangeable(actor: Actor, groupId: number): Promise<{ id: number; name: string }> {
+    const group = await this.find(actor, groupId);
+    this.mayChange(actor, group);
+    return group;
+  }
+
   private async find(actor: Actor, groupId: number): Promise<GroupRow> {
     const [group] = await this.dataSource.query('SELECT id, name, kind, created_by FROM resource_groups WHERE id = $1 AND org_id = $2', [
       groupId,
@@ -161,7 +173,7 @@ export class ResourceGroupsService {
   }
 
   private mayChange(actor: Actor, group: GroupRow): void {
-    if (!actor.isSuperAdmin && group.created_by !== actor.id) {
+    if (!mayEditResourceGroup(actor, group)) {
       throw AppError.forbidden(`Only the creator of resource group ${group.name} or a super administrator can change it`);
     }
   }

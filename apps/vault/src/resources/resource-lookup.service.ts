@@ -65,7 +65,7 @@ export class ResourceLookupService {
       'ACCOUNT NAME': account.name,
       PASSWDID: String(account.id),
       DESCRIPTION: account.notes,
-      ...('password' in release ? { PASSWORD: release.password } : { PASSWORD_REASON: release.message }),
+      ...('password' in release ? { PASSWORD: release.password, ...(release.memberName ? { ACCOUNTNAME: release.memberName } : {}) } : { PASSWORD_REASON: release.message }),
     };
     const details = { RESOURCEDETAILS: resourceDetails(resource), ACCOUNTDETAILS: JSON.stringify(accountDetails) };
     if ('refusal' in release) return { message: release.message, details, status: 'Failed' };

@@ -5,13 +5,14 @@ import { DEFAULT_POLICY_NAME, Keyring } from '@app/crypto';
 import { AppError, ParsedRequest, reply, Reply } from '@app/http';
 import { findResource } from '../common/access';
 import { filePartFor, safeFileName, storeFile } from '../files/file-store';
+import { ComplianceVerdict, verdictOf } from '../passwords/compliance';
 import { PoliciesService } from '../policies/policies.service';
 import { CustomFieldInput, insertCustomFields, isFileField, mergeCustomFields, parseCustomFields } from './custom-fields';
 import { resolveOwner } from './owner';
 import { CreateResourceDto, EditResourceDto } from './resource.dto';
 import { joinStaticGroup } from './resource-groups';
 import { canonicalType, checkTypeChange, isFileType } from './resource-types';
-import { PASSWORD_CONTEXT } from '@app/gate';
+import { AccountSecretGate, guardMembershipMoves, PASSWORD_CONTEXT, withMoves } from '@app/gate';
 import { pgPool, prepared } from '@app/persistence';
 
 // A name already taken inserts nothing, and then neither does the rest.
@@ -19,9 +20,9 @@ const CREATE_ALONE = `WITH resource AS (
     INSERT INTO resources (org_id, owner_id, name, name_key, type, description, dns_name, url, department, location, notes, password_policy)
     VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (org_id, name_key) DO NOTHING RETURNING id),
   account AS (
-    INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
-    SELECT id, $12, lower($12), $10, $13, $14, now() FROM resource RETURNING id AS account_id, resource_id),
-  logged AS (${auditInsertFrom(15, 'account')})
+    INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at, compliance_policy, compliance_problems)
+    SELECT id, $12, lower($12), $10, $13, $14, now(), $13, $15 FROM resource RETURNING id AS account_id, resource_id),
+  logged AS (${auditInsertFrom(16, 'account')})
   SELECT resource_id FROM account`;
 
 /** Create (op 6), edit (op 17a) and delete (ops 8, 9) of resources, each audited in its transaction. */
@@ -32,6 +33,7 @@ export class ResourceWriter {
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
     private readonly policies: PoliciesService,
+    private readonly gate: AccountSecretGate,
   ) {}
 
   async create(actor: Actor, dto: CreateResourceDto, file: Express.Multer.File | undefined, req?: ParsedRequest): Promise<Reply> {
@@ -44,13 +46,12 @@ export class ResourceWriter {
     const filePart = (f: CustomFieldInput) => (isFileField(f) ? filePartFor(req, f.label, f.value) : undefined);
     const resourceFiles = resourceFields.map(filePart);
     const accountFiles = accountFields.map(filePart);
-    const resourcePolicy = (await this.policies.require(actor.orgId, dto.RESOURCEPASSWORDPOLICY ?? DEFAULT_POLICY_NAME, 'RESOURCEPASSWORDPOLICY')).name;
-    const accountPolicy = dto.ACCOUNTPASSWORDPOLICY
-      ? (await this.policies.require(actor.orgId, dto.ACCOUNTPASSWORDPOLICY, 'ACCOUNTPASSWORDPOLICY')).name
-      : resourcePolicy;
+    const resourcePolicy = await this.policies.require(actor.orgId, dto.RESOURCEPASSWORDPOLICY ?? DEFAULT_POLICY_NAME, 'RESOURCEPASSWORDPOLICY');
+    const accountPolicy = dto.ACCOUNTPASSWORDPOLICY ? await this.policies.require(actor.orgId, dto.ACCOUNTPASSWORDPOLICY, 'ACCOUNTPASSWORDPOLICY') : resourcePolicy;
+    const verdict = verdictOf(accountPolicy, accountPolicy.name, dto.PASSWORD);
     const alone = !file && !resourceFields.length && !accountFields.length && !dto.OWNERNAME && !dto.RESOURCEGROUPNAME;
     if (alone) {
-      await this.createAlone(actor, dto, type, resourcePolicy, accountPolicy);
+      await this.createAlone(actor, dto, type, resourcePolicy.name, verdict);
       return reply(`Resource ${dto.RESOURCENAME} has been added successfully`);
     }
     await this.dataSource.transaction(async (m) => {
@@ -62,13 +63,13 @@ export class ResourceWriter {
          VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
         [
           actor.orgId, owner.id, dto.RESOURCENAME, type, dto.RESOURCEDESCRIPTION ?? '', dto.DNSNAME ?? '',
-          dto.RESOURCEURL ?? '', dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy,
+          dto.RESOURCEURL ?? '', dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy.name,
         ],
       );
       const [account] = await m.query(
-        `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at)
-         VALUES ($1, $2, lower($2), $3, $4, $5, now()) RETURNING id`,
-        [resource.id, dto.ACCOUNTNAME, dto.NOTES ?? '', accountPolicy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT)],
+        `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at, compliance_policy, compliance_problems)
+         VALUES ($1, $2, lower($2), $3, $4, $5, now(), $4, $6) RETURNING id`,
+        [resource.id, dto.ACCOUNTNAME, dto.NOTES ?? '', verdict.policy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT), verdict.problems],
       );
       await this.storeCustomFields(m, resource.id, null, resourceFields, resourceFiles);
       await this.storeCustomFields(m, resource.id, account.id, accountFields, accountFiles);
@@ -103,11 +104,11 @@ export class ResourceWriter {
    * The usual creation (the caller owns it, no custom fields, file or group): resource,
    * account and audit row in one statement, so one round trip and no transaction around it.
    */
-  private async createAlone(actor: Actor, dto: CreateResourceDto, type: string, resourcePolicy: string, accountPolicy: string): Promise<void> {
+  private async createAlone(actor: Actor, dto: CreateResourceDto, type: string, resourcePolicy: string, verdict: ComplianceVerdict): Promise<void> {
     const created = await prepared<{ resource_id: number }>(pgPool(this.dataSource), 'resource_create_alone', CREATE_ALONE, [
       actor.orgId, actor.id, dto.RESOURCENAME, type, dto.RESOURCEDESCRIPTION ?? '', dto.DNSNAME ?? '', dto.RESOURCEURL ?? '',
       dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy,
-      dto.ACCOUNTNAME, accountPolicy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT),
+      dto.ACCOUNTNAME, verdict.policy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT), verdict.problems,
       ...auditValues({
         category: 'Resource',
         operation: AuditOperation.ResourceCreated,
@@ -120,12 +121,18 @@ export class ResourceWriter {
     if (!created.length) throw AppError.conflict(`Resource ${dto.RESOURCENAME} already exists`);
   }
 
+  /**
+   * Op 17a. Full access to the resource; an edit that changes where its stored credentials
+   * are sent also needs the gate's 'redirect' decision on its administrator account, and one
+   * that moves it into or out of a rule-based resource group needs the right to edit that
+   * group (guardMembershipMoves). Refusals change nothing.
+   */
   async edit(actor: Actor, resourceId: number, dto: EditResourceDto): Promise<Reply> {
     const fields = parseCustomFields(dto.RESOURCECUSTOMFIELD, 'resource');
     const policy = dto.RESOURCEPASSWORDPOLICY
       ? (await this.policies.require(actor.orgId, dto.RESOURCEPASSWORDPOLICY, 'RESOURCEPASSWORDPOLICY')).name
       : undefined;
-    await this.dataSource.transaction(async (m) => {
+    await this.gate.transaction(actor, async (m) => {
       const resource = await findResource(m, actor, resourceId, 'fullaccess', true);
       const type = dto.RESOURCETYPE ? canonicalType(dto.RESOURCETYPE) : resource.type;
       checkTypeChange(resource.type, type);
@@ -134,18 +141,34 @@ export class ResourceWriter {
         const [clash] = await m.query('SELECT id FROM resources WHERE org_id = $1 AND name_key = lower($2)', [resource.org_id, name]);
         if (clash) throw AppError.conflict(`Resource ${name} already exists`);
       }
-      await m.query(
-        `UPDATE resources SET name = $2, name_key = lower($2), type = $3, description = $4, url = $5, dns_name = $6,
-           location = $7, department = $8, notes = $9, password_policy = $10, updated_at = now() WHERE id = $1`,
-        [
-          resource.id, name, type, dto.RESOURCEDESCRIPTION ?? resource.description, dto.RESOURCEURL ?? resource.url,
-          dto.DNSNAME ?? resource.dns_name, dto.LOCATION ?? resource.location, dto.DEPARTMENT ?? resource.department,
-          dto.NOTES ?? resource.notes, policy ?? resource.password_policy,
-        ],
+      const dnsName = dto.DNSNAME ?? resource.dns_name;
+      const from = destinationOf(resource);
+      const to = destinationOf({ name, type, dns_name: dnsName });
+      const admin = from !== to ? await this.gate.authorizeRedirect(m, actor, resource.id, { reason: dto.REASON, ticketId: dto.TICKETID }) : null;
+      const { moves } = await guardMembershipMoves(m, actor, [resource.id], () =>
+        m.query(
+          `UPDATE resources SET name = $2, name_key = lower($2), type = $3, description = $4, url = $5, dns_name = $6,
+             location = $7, department = $8, notes = $9, password_policy = $10, updated_at = now() WHERE id = $1`,
+          [
+            resource.id, name, type, dto.RESOURCEDESCRIPTION ?? resource.description, dto.RESOURCEURL ?? resource.url,
+            dnsName, dto.LOCATION ?? resource.location, dto.DEPARTMENT ?? resource.department,
+            dto.NOTES ?? resource.notes, policy ?? resource.password_policy,
+          ],
+        ),
       );
       await mergeCustomFields(m, resource.id, null, fields, 'resource');
+      const redirected = from !== to ? `destination ${from} -> ${to}${admin ? ` (decided on administrator account ${admin.name})` : ''}` : '';
       await this.audit.record(
-        { category: 'Resource', operation: AuditOperation.ResourceModified, actor, resourceId: resource.id, resourceName: name, description: changedFields(dto) },
+        {
+          category: 'Resource',
+          operation: AuditOperation.ResourceModified,
+          actor,
+          resourceId: resource.id,
+          resourceName: name,
+          reason: dto.REASON,
+          ticketId: dto.TICKETID,
+          description: withMoves([changedFields(dto), redirected].filter(Boolean).join('; '), moves),
+        },
         m,
       );
     });
@@ -183,6 +206,11 @@ export class ResourceWriter {
 }
 
 function changedFields(dto: EditResourceDto): string {
-  const sent = Object.entries(dto).filter(([, v]) => v !== undefined).map(([k]) => k);
+  const sent = Object.entries(dto).filter(([k, v]) => v !== undefined && k !== 'REASON' && k !== 'TICKETID').map(([k]) => k);
   return sent.length ? `changed ${sent.join(', ')}` : 'no change';
+}
+
+/** Where a resource's stored credentials are sent, as one comparable text: host (DNS name, else name) and type. */
+function destinationOf(r: { name: string; type: string; dns_name: string }): string {
+  return `${(r.dns_name.trim() || r.name.trim()).toLowerCase()} (${canonicalType(r.type)})`;
 }

@@ -37,6 +37,9 @@ export class EditResourceDto {
   @OptionalText(100) RESOURCEPASSWORDPOLICY?: string;
   @IsOptional() @IsArray({ message: CUSTOM_FIELDS_MESSAGE('RESOURCECUSTOMFIELD') })
   RESOURCECUSTOMFIELD?: unknown[];
+  /** Asked by the gate when the edit changes where the stored credentials are sent (issue 24). */
+  @OptionalText(1000) REASON?: string;
+  @OptionalText(200) TICKETID?: string;
 }
 
 export class ResourceSearchDto {

@@ -81,6 +81,7 @@ export class ResourcesController {
 
   @Put(':rid')
   @Operation('EDIT RESOURCE', Permission.ResourceManage)
+  @SecretPath('redirect')
   edit(@CurrentActor() actor: Actor, @Param('rid') rid: string, @Input(EditResourceDto) dto: EditResourceDto) {
     return this.writer.edit(actor, parseId(rid, 'resource id'), dto);
   }

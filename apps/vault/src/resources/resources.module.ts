@@ -3,6 +3,8 @@ import { AccountsController } from '../accounts/accounts.controller';
 import { AccountsService } from '../accounts/accounts.service';
 import { FilesController } from '../files/files.controller';
 import { FilesService } from '../files/files.service';
+import { ComplianceAssessor } from '../passwords/compliance-assessor';
+import { ComplianceBackfill } from '../passwords/compliance-backfill';
 import { PasswordChanger } from '../passwords/password-changer';
 import { PasswordChangeLeanRoute } from '../passwords/password-change.lean-route';
 import { PasswordReadLeanRoute } from '../passwords/password-read.lean-route';
@@ -32,6 +34,8 @@ import { ResourcesService } from './resources.service';
     AccountsService,
     PasswordReader,
     PasswordChanger,
+    ComplianceAssessor,
+    ComplianceBackfill,
     PoliciesService,
     SettingsService,
     SharingService,

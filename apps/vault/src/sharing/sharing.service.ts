@@ -30,6 +30,7 @@ export class SharingService {
     await this.dataSource.transaction(async (m) => {
       const resource = await findResource(m, actor, resourceId, 'fullaccess', true);
       const grantee = await findGrantee(m, actor, dto);
+      await this.refuseSelfGrant(m, actor, grantee, dto, { resourceId: resource.id, resourceName: resource.name });
       if (grantee.column === 'user_id' && grantee.id === resource.owner_id) throw AppError.invalid(`${grantee.label} owns resource ${resource.name}`);
       const level = await this.apply(m, resource.id, null, grantee, dto);
       await this.audit.record(
@@ -44,6 +45,7 @@ export class SharingService {
     await this.dataSource.transaction(async (m) => {
       const account = await findAccount(m, actor, resourceId, accountId, 'fullaccess', true);
       const grantee = await findGrantee(m, actor, dto);
+      await this.refuseSelfGrant(m, actor, grantee, dto, { resourceId: account.resource_id, resourceName: account.resource_name, accountId: account.id, accountName: account.name });
       const level = await this.apply(m, account.resource_id, account.id, grantee, dto);
       await this.audit.record(
         {
@@ -61,6 +63,36 @@ export class SharingService {
       );
     });
     return reply(dto.ACCESSTYPE === 'revoke' ? 'Account share revoked successfully' : 'Account shared successfully');
+  }
+
+  /**
+   * No self-elevation (issue 24): only a super administrator grants to themselves or to a
+   * user group they belong to. The refusal is audited on its own connection (it outlives the
+   * rollback). Revoking is never a widening.
+   */
+  private async refuseSelfGrant(
+    m: EntityManager,
+    actor: Actor,
+    grantee: Grantee,
+    dto: ShareDto,
+    target: { resourceId: number; resourceName: string; accountId?: number; accountName?: string },
+  ): Promise<void> {
+    if (dto.ACCESSTYPE === 'revoke' || actor.isSuperAdmin) return;
+    const self =
+      grantee.column === 'user_id'
+        ? grantee.id === actor.id
+        : (await m.query('SELECT 1 FROM user_group_members WHERE group_id = $1 AND user_id = $2', [grantee.id, actor.id])).length > 0;
+    if (!self) return;
+    await this.audit.record({
+      category: 'Resource',
+      operation: target.accountId ? AuditOperation.AccountShared : AuditOperation.ResourceShared,
+      outcome: 'Failed',
+      actor,
+      ...target,
+      target: grantee.label,
+      description: `refused: ${dto.ACCESSTYPE} access to ${grantee.label}, which is or includes the caller`,
+    });
+    throw AppError.forbidden('Only a super administrator can share to themselves or to a user group they belong to');
   }
 
   /** Replaces the grantee's share on the target; the caller holds the row lock of the target. */

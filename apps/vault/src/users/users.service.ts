@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { complianceProblems, DEFAULT_POLICY_NAME } from '@app/crypto';
 import { AppError, reply, Reply } from '@app/http';
-import { createApiUserIn } from '@app/server';
+import { insertApiUser } from '@app/server';
 import { UserGroupsService } from '../groups/user-groups.service';
 import { PoliciesService } from '../policies/policies.service';
 import { NewUser } from './new-user';
@@ -99,6 +99,7 @@ export class UsersService {
     const orgId = await resolveOrg(this.dataSource, actor, orgName);
     const message = await this.dataSource.transaction(async (m) => {
       const user = await this.findByName(m, orgId, username);
+      await this.refuseSelfJoin(actor, orgId, user, groupName);
       const group = await this.groups.ensure(m, orgId, groupName);
       const added = await this.groups.addMember(m, group.id, user.id);
       if (!added) return `User ${user.username} is already a member of the user group ${group.name}`;
@@ -118,6 +119,24 @@ export class UsersService {
     return reply(message);
   }
 
+  /**
+   * No self-elevation (issue 24): a user group's shares reach its members, so only a super
+   * administrator adds themselves to one. Audited on its own connection (it outlives the rollback).
+   */
+  private async refuseSelfJoin(actor: Actor, orgId: number, user: { id: number; username: string }, groupName: string): Promise<void> {
+    if (user.id !== actor.id || actor.isSuperAdmin) return;
+    await this.audit.record({
+      category: 'User',
+      operation: AuditOperation.UserAddedToGroup,
+      outcome: 'Failed',
+      actor,
+      orgId,
+      target: user.username,
+      description: `refused: adding oneself to user group ${groupName}`,
+    });
+    throw AppError.forbidden('Only a super administrator can add themselves to a user group');
+  }
+
   private async insert(
     m: EntityManager,
     actor: Actor,
@@ -128,11 +147,15 @@ export class UsersService {
     let id: number;
     let token: string | undefined;
     if (user.apiUser) {
-      const made = await createApiUserIn(
-        m,
-        { orgId: actor.orgId, username: user.username, role: user.role, superAdmin: user.superAdmin, allowedHosts: user.allowedHosts, fullName: user.fullName },
-        actor.username,
-      );
+      // The creation's one audit row is create()'s, which names the actor.
+      const made = await insertApiUser(m, {
+        orgId: actor.orgId,
+        username: user.username,
+        role: user.role,
+        superAdmin: user.superAdmin,
+        allowedHosts: user.allowedHosts,
+        fullName: user.fullName,
+      });
       id = made.userId;
       token = made.token;
     } else {

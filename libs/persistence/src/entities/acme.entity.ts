@@ -1,10 +1,14 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
-/** ACME settings of one CA: the names it may issue for (see identifiers.ts isAllowed). */
-@Entity('acme_profiles')
-export class AcmeProfile {
+/**
+ * The names an organisation may have certificates for from one CA (signCSR and ACME on a
+ * server-wide CA; ACME on its own CA): see libs/pki cert-service/allowed-names.ts.
+ */
+@Entity('ca_allowed_names')
+export class CaAllowedNames {
+  @PrimaryColumn() orgId!: number;
   @PrimaryColumn() caId!: number;
-  @Column({ type: 'text', array: true, default: '{}' }) allowedDomains!: string[];
+  @Column({ type: 'text', array: true, default: '{}' }) names!: string[];
   @Column({ type: 'timestamptz', default: () => 'now()' }) updatedAt!: Date;
 }
 

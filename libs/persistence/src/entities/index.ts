@@ -1,5 +1,5 @@
 import { AccessControl } from './access-control.entity';
-import { AcmeAccount, AcmeAuthorization, AcmeChallenge, AcmeEabKey, AcmeNonce, AcmeOrder, AcmeProfile } from './acme.entity';
+import { AcmeAccount, AcmeAuthorization, AcmeChallenge, AcmeEabKey, AcmeNonce, AcmeOrder, CaAllowedNames } from './acme.entity';
 import { Account } from './account.entity';
 import { ApiToken } from './api-token.entity';
 import { AuditCheckpoint, AuditCount, AuditEntry, AuditSeal } from './audit-entry.entity';
@@ -67,5 +67,5 @@ export const ENTITIES = [
   AuditEntry, AuditCheckpoint, AuditSeal, AuditCount, DataKey, SshKey, SshResource, SshUser, SshKeyAssociation, SshHostKey,
   KeyVaultKey, CertificateAuthority, Certificate, CertificateEndpoint, Csr,
   DeploymentTarget, PgpKey, Job, UnmanagedCertImport, CertificateExpiryNotice,
-  AcmeProfile, AcmeEabKey, AcmeNonce, AcmeAccount, AcmeOrder, AcmeAuthorization, AcmeChallenge,
+  CaAllowedNames, AcmeEabKey, AcmeNonce, AcmeAccount, AcmeOrder, AcmeAuthorization, AcmeChallenge,
 ];

@@ -6,8 +6,12 @@ export class CreateEabKeyDto {
   @OptionalText(100) templateName?: string;
 }
 
-/** setAcmeAllowedDomains: the names a CA may issue for through ACME (comma-separated). */
+/**
+ * setAcmeAllowedDomains: the names an organisation may have certificates for from a CA
+ * (comma-separated); orgName picks another organisation (provider's super administrator only).
+ */
 export class AllowedDomainsDto {
   @RequiredText(100) caName!: string;
   @OptionalText(20000) allowedDomains?: string;
+  @OptionalText(200) orgName?: string;
 }

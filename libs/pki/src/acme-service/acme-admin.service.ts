@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { AppError } from '@app/http';
@@ -28,11 +28,21 @@ export class AcmeAdminService {
   setAllowedDomains(actor: Actor, dto: AllowedDomainsDto): Promise<string[]> {
     const domains = (dto.allowedDomains ?? '').split(',');
     return refusals(() =>
-      this.dataSource.transaction(async (m) =>
-        setAllowedDomains(m, this.audit, { orgId: actor.orgId, caName: dto.caName, domains, actor, serverWide: await mayManageServerWideCas(m, actor) }),
-      ),
+      this.dataSource.transaction(async (m) => {
+        const serverWide = await mayManageServerWideCas(m, actor);
+        const forOrg = await organisationNamed(m, dto.orgName, actor, serverWide);
+        return setAllowedDomains(m, this.audit, { orgId: actor.orgId, forOrg, caName: dto.caName, domains, actor, serverWide });
+      }),
     );
   }
+}
+
+/** orgName: another organisation, named only by the provider's super administrators (otherwise as if it did not exist). */
+async function organisationNamed(m: EntityManager, name: string | undefined, actor: Actor, serverWide: boolean): Promise<{ id: number; name: string } | undefined> {
+  if (!name?.trim() || name.trim().toLowerCase() === actor.orgName.toLowerCase()) return undefined;
+  const [org] = serverWide ? await m.query('SELECT id, name FROM organizations WHERE lower(name) = lower($1)', [name.trim()]) : [];
+  if (!org) throw new EabError(`No organisation named ${name.trim().slice(0, 100)}`);
+  return org;
 }
 
 async function refusals<T>(run: () => Promise<T>): Promise<T> {

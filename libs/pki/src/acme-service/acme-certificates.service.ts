@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createPublicKey, KeyObject } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AppError } from '@app/http';
+import { AppError, ErrorCode } from '@app/http';
 import { AcmeProblem, csrIdentifiers, jsonPayload, keyFromJwk, malformed, notFound, sameIdentifiers, unauthorized } from '../acme';
 import { buildNameDer, certificateDetails, ParsedCsr, parseCsr, validityPeriod } from '../certs';
 import { CertificateAuthoritiesService, RevocationService, SigningService } from '../cert-service';
@@ -61,7 +61,12 @@ export class AcmeCertificatesService {
       throw error;
     });
     const commonName = csr.details.commonName || (order.identifiers.find((i) => i.type === 'dns') ?? order.identifiers[0]).value;
-    await this.signing.issue(acmeActor(account, req), {
+    // The organisation's list may have shrunk since the order was placed.
+    const refused = (error: unknown) => {
+      if (error instanceof AppError && error.code === ErrorCode.Forbidden) throw new AcmeProblem('rejectedIdentifier', error.message);
+      throw error;
+    };
+    const issuing = this.signing.issue(acmeActor(account, req), {
       caRow,
       // The CA decides the subject: the common name only, and exactly the validated names.
       parsed: { ...csr, subjectDer: buildNameDer({ commonName }), sanEntries: order.identifiers.map((i) => ({ type: i.type, value: i.value })) },
@@ -73,6 +78,7 @@ export class AcmeCertificatesService {
         await this.repo.moveOrder(m, order.id, ['processing'], 'valid', { certificateId });
       },
     });
+    await issuing.catch(refused);
   }
 
   /** POST-as-GET: the certificate and its chain, PEM (RFC 8555 §7.4.2). */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AcmeProblem, Identifier, isAllowed, jsonPayload, malformed, notFound, parseIdentifiers } from '../acme';
+import { allowedNamesFor } from '../cert-service/allowed-names';
 import { AcmeRepository } from './acme.repository';
 import { AcmeReply, created, ok } from './acme-reply';
 import { AcmeHttpRequest, AcmeVerifier } from './acme-verifier';
@@ -27,7 +28,8 @@ export class AcmeOrdersService {
       throw malformed('notBefore and notAfter are not supported; the validity comes from the CA profile');
     }
     const identifiers = parseIdentifiers(payload.identifiers);
-    refuseOutside(identifiers, v.allowedDomains, req.urls.caName);
+    // The account's organisation's list for this CA (see allowedNamesFor); `*` alone allows no ACME name.
+    refuseOutside(identifiers, await allowedNamesFor(this.dataSource.manager, v.account!.org_id, v.ca), req.urls.caName);
     const expires = new Date(Date.now() + ORDER_LIFETIME_MS);
     const id = await this.dataSource.transaction(async (m) => {
       const orderId = await this.repo.insertOrder(m, v.account!.id, identifiers, expires);
@@ -79,6 +81,8 @@ function refuseOutside(identifiers: Identifier[], allowed: string[], caName: str
   const refused = identifiers.filter((i) => !isAllowed(i, allowed));
   if (refused.length === 0) return;
   const names = refused.map((i) => i.value).join(', ');
-  const why = allowed.length ? `outside the names CA ${caName} may issue for` : `CA ${caName} has no allowed domains configured for ACME`;
+  const why = allowed.some((entry) => entry !== '*')
+    ? `outside the names this organisation may have from CA ${caName}`
+    : `no names are allowed for this organisation with CA ${caName}`;
   throw new AcmeProblem('rejectedIdentifier', `Refused ${names}: ${why}`, 400, refused.length === 1 ? refused[0] : undefined);
 }

@@ -18,7 +18,7 @@ export interface AcmeHttpRequest {
 export interface VerifiedRequest {
   jws: Jws;
   caId: number;
-  allowedDomains: string[];
+  ca: { id: number; org_id: number | null; name: string };
   /** With kid: the account that signed. */
   account?: AccountRow;
   /** With jwk: the key that signed (new-account, revocation by certificate key). */
@@ -65,7 +65,7 @@ export class AcmeVerifier {
     if (jwk) {
       const key = keyFromJwk(jwk);
       verifyJws(jws, key);
-      return { jws, caId: ca.id, allowedDomains: ca.allowed_domains, jwk, key };
+      return { jws, caId: ca.id, ca, jwk, key };
     }
     const id = typeof h.kid === 'string' ? req.urls.accountIdOf(h.kid) : undefined;
     const account = id === undefined ? undefined : await this.repo.accountById(id);
@@ -73,6 +73,6 @@ export class AcmeVerifier {
     const key = keyFromJwk(account.jwk);
     verifyJws(jws, key);
     if (account.status !== 'valid') throw new AcmeProblem('unauthorized', `The account is ${account.status}`);
-    return { jws, caId: ca.id, allowedDomains: ca.allowed_domains, account, key };
+    return { jws, caId: ca.id, ca, account, key };
   }
 }

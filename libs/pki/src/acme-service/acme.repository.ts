@@ -64,11 +64,10 @@ export class AcmeRepository {
    * The CA of /acme/<ca>/: by id, or by a name only one CA holds (a server-wide CA's first),
    * like the public /crl and /ocsp routes; never the internal service CA.
    */
-  async caByName(ref: string): Promise<{ id: number; org_id: number | null; name: string; allowed_domains: string[] } | undefined> {
+  async caByName(ref: string): Promise<{ id: number; org_id: number | null; name: string } | undefined> {
     const byId = isCaIdRef(ref);
     const [first, second] = await this.dataSource.query(
-      `SELECT c.id, c.org_id, c.name, COALESCE(p.allowed_domains, '{}') AS allowed_domains
-         FROM certificate_authorities c LEFT JOIN acme_profiles p ON p.ca_id = c.id
+      `SELECT c.id, c.org_id, c.name FROM certificate_authorities c
         WHERE NOT c.internal AND ${byId ? 'c.id = $1::int' : 'lower(c.name) = lower($1)'}
         ORDER BY c.org_id NULLS FIRST, c.id LIMIT 2`,
       [ref],

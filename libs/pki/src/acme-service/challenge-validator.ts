@@ -5,7 +5,8 @@ import { connect } from 'node:tls';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { ACME_TLS_ALPN, AcmeProblem, alpnServerName, checkAlpnCertificate, Identifier } from '../acme';
 
-const TIMEOUT_MS = 10_000;
+/** The whole validation (resolve, connect, handshake, answer) ends within this, whatever the peer does. */
+export const VALIDATION_DEADLINE_MS = 10_000;
 const MAX_BODY = 8192;
 
 export const CHALLENGE_TYPES = ['http-01', 'tls-alpn-01'] as const;
@@ -19,13 +20,36 @@ export type ChallengeType = (typeof CHALLENGE_TYPES)[number];
 export class ChallengeValidator {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
+  /**
+   * One wall-clock deadline for the whole validation: idle timeouts alone let a peer that
+   * drips a byte now and then keep the client's request (and a socket) open for ever.
+   */
   async validate(type: ChallengeType, id: Identifier, token: string, keyAuthorization: string): Promise<void> {
-    const address = await resolve(id);
-    if (type === 'http-01') await this.http01(address, id, token, keyAuthorization);
-    else await this.tlsAlpn01(address, id, keyAuthorization);
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        deadline.abort();
+        reject(new AcmeProblem('connection', `${type}: ${id.value} did not complete the validation within ${VALIDATION_DEADLINE_MS / 1000} s`, 400, id));
+      }, VALIDATION_DEADLINE_MS);
+    });
+    const work = (async () => {
+      const address = await resolve(id);
+      deadline.signal.throwIfAborted();
+      if (type === 'http-01') await this.http01(address, id, token, keyAuthorization, deadline.signal);
+      else await this.tlsAlpn01(address, id, keyAuthorization, deadline.signal);
+    })();
+    work.catch(() => undefined);
+    try {
+      await Promise.race([work, expired]);
+    } finally {
+      clearTimeout(timer);
+      // Whatever is still open to the peer is closed now.
+      deadline.abort();
+    }
   }
 
-  private http01(address: string, id: Identifier, token: string, keyAuthorization: string): Promise<void> {
+  private http01(address: string, id: Identifier, token: string, keyAuthorization: string, signal: AbortSignal): Promise<void> {
     const port = this.config.acmeHttp01Port;
     const host = id.type === 'ip' && id.value.includes(':') ? `[${id.value}]` : id.value;
     return new Promise((resolvePromise, reject) => {
@@ -37,7 +61,7 @@ export class ChallengeValidator {
           headers: { Host: port === 80 ? host : `${host}:${port}`, Connection: 'close' },
           // One connection per validation: no keep-alive socket left open to a client's host.
           agent: false,
-          timeout: TIMEOUT_MS,
+          signal,
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -45,6 +69,10 @@ export class ChallengeValidator {
           res.on('data', (c: Buffer) => {
             size += c.length;
             if (size <= MAX_BODY) chunks.push(c);
+            else {
+              reject(new AcmeProblem('incorrectResponse', `http-01: ${id.value} served more than ${MAX_BODY} bytes for the challenge`, 403, id));
+              req.destroy();
+            }
           });
           res.on('end', () => {
             if (res.statusCode !== 200) {
@@ -58,13 +86,12 @@ export class ChallengeValidator {
           res.on('error', (e) => reject(connection(id, 'http-01', e)));
         },
       );
-      req.on('timeout', () => req.destroy(new Error('timed out')));
       req.on('error', (e) => reject(connection(id, 'http-01', e)));
       req.end();
     });
   }
 
-  private tlsAlpn01(address: string, id: Identifier, keyAuthorization: string): Promise<void> {
+  private tlsAlpn01(address: string, id: Identifier, keyAuthorization: string, signal: AbortSignal): Promise<void> {
     return new Promise((resolvePromise, reject) => {
       const socket = connect({
         host: address,
@@ -73,8 +100,8 @@ export class ChallengeValidator {
         ALPNProtocols: [ACME_TLS_ALPN],
         // The challenge certificate is self-signed by design; what it holds is checked below.
         rejectUnauthorized: false,
-        timeout: TIMEOUT_MS,
       });
+      signal.addEventListener('abort', () => socket.destroy(new Error('timed out')), { once: true });
       socket.once('secureConnect', () => {
         try {
           if (socket.alpnProtocol !== ACME_TLS_ALPN) {
@@ -90,7 +117,6 @@ export class ChallengeValidator {
           socket.destroy();
         }
       });
-      socket.on('timeout', () => socket.destroy(new Error('timed out')));
       socket.on('error', (e) => reject(connection(id, 'tls-alpn-01', e)));
     });
   }

@@ -54,12 +54,19 @@ export async function createEabKey(m: EntityManager, keyring: Keyring, audit: Au
   return { keyId, hmacKey: hmacKey.toString('base64url'), caName: ca.name, template, directoryPath: `/acme/${ca.org_id === null ? encodeURIComponent(ca.name) : ca.id}/directory` };
 }
 
-/** Sets the names a CA may issue for through ACME (replacing the list). */
+/**
+ * Sets the names an organisation may have certificates for from a CA (replacing its list):
+ * for a server-wide CA the list signCSR and ACME check (set by the provider only, for any
+ * organisation); for an organisation's own CA, the names its ACME server issues for.
+ */
 export async function setAllowedDomains(
   m: EntityManager,
   audit: AuditWriter,
   req: {
+    /** The caller's organisation. */
     orgId: number;
+    /** Whose list: the caller's organisation by default. */
+    forOrg?: { id: number; name: string };
     caName: string;
     domains: string[];
     actor: { id: number | null; username: string; ip?: string; client?: string };
@@ -67,7 +74,11 @@ export async function setAllowedDomains(
     serverWide: boolean;
   },
 ): Promise<string[]> {
-  const ca = await visibleCa(m, req.orgId, req.caName);
+  const target = req.forOrg?.id ?? req.orgId;
+  if (target !== req.orgId && !req.serverWide) {
+    throw new EabError('Only a super administrator of the provider organisation may set the names of another organisation', 'forbidden');
+  }
+  const ca = await visibleCa(m, target, req.caName);
   if (ca.org_id === null && !req.serverWide) {
     throw new EabError(`Only a super administrator of the provider organisation may set the names ACME issues for with the built-in CA ${ca.name}`, 'forbidden');
   }
@@ -78,17 +89,18 @@ export async function setAllowedDomains(
     throw new EabError((error as Error).message, 'invalid');
   }
   await m.query(
-    `INSERT INTO acme_profiles (ca_id, allowed_domains) VALUES ($1, $2)
-     ON CONFLICT (ca_id) DO UPDATE SET allowed_domains = EXCLUDED.allowed_domains, updated_at = now()`,
-    [ca.id, domains],
+    `INSERT INTO ca_allowed_names (org_id, ca_id, names) VALUES ($1, $2, $3)
+     ON CONFLICT (org_id, ca_id) DO UPDATE SET names = EXCLUDED.names, updated_at = now()`,
+    [target, ca.id, domains],
   );
+  const whose = req.forOrg && target !== req.orgId ? ` for organisation ${req.forOrg.name}` : '';
   await audit.record(
     {
       category: 'Pki',
       operation: AuditOperation.AcmeAllowedDomainsChanged,
       actor: { id: req.actor.id ?? 0, orgId: req.orgId, username: req.actor.username, ip: req.actor.ip ?? '', client: req.actor.client ?? '' },
       target: ca.name,
-      description: domains.length ? `allowed: ${domains.join(', ')}` : 'no names allowed',
+      description: (domains.length ? `allowed: ${domains.join(', ')}` : 'no names allowed') + whose,
     },
     m,
   );

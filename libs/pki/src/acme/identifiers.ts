@@ -75,10 +75,15 @@ export function isAllowed(id: Identifier, allowed: string[]): boolean {
   });
 }
 
-/** Checks and normalises an allowed-domains list as an operator types it; throws a message naming the bad entry. */
+/** Checks and normalises an allowed-names list as an operator types it (`*` too); throws a message naming the bad entry. */
 export function parseAllowedDomains(entries: string[]): string[] {
   const out: string[] = [];
   for (const raw of entries.map((e) => e.trim()).filter(Boolean)) {
+    // Any name, for signCSR only: isAllowed matches no ACME identifier with it.
+    if (raw === '*') {
+      out.push(raw);
+      continue;
+    }
     const [address, bits] = raw.split('/');
     const family = isIP(address);
     if (family) {

@@ -70,14 +70,16 @@ export class CertificateRepository {
 
   /**
    * The certificate `common_name` (+ `serial_number`) names in an organisation. Several
-   * may share a common name: without a serial the newest wins (latest notBefore, then the
-   * one added last), as the README says.
+   * may share a common name: without a serial a certificate the organisation manages
+   * (created, signed, imported, ACME) wins over any discovered one, since whoever runs an
+   * endpoint chooses what it presents; then the newest (latest notBefore, then the one
+   * added last).
    */
   async pick(orgId: number, commonName: string, serial?: string, m: EntityManager = this.dataSource.manager): Promise<CertificateRow | undefined> {
     const [row] = await m.query(
       `SELECT ${COLUMNS} FROM certificates c WHERE c.org_id = $1 AND lower(c.common_name) = lower($2)
          AND ($3::text IS NULL OR c.serial_number = $3)
-       ORDER BY c.not_before DESC, c.id DESC LIMIT 1`,
+       ORDER BY (c.source = 'discovered'), c.not_before DESC, c.id DESC LIMIT 1`,
       [orgId, commonName, serial ?? null],
     );
     return row;

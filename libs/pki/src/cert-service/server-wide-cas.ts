@@ -8,7 +8,11 @@ import { Actor } from '@app/audit';
  * administrator of the first (provider) organisation, which runs the server, may.
  */
 export async function mayManageServerWideCas(m: EntityManager, actor: Pick<Actor, 'orgId' | 'isSuperAdmin'>): Promise<boolean> {
-  if (!actor.isSuperAdmin) return false;
-  const [org] = await m.query('SELECT $1::int = (SELECT min(id) FROM organizations) AS provider', [actor.orgId]);
+  return actor.isSuperAdmin && (await isProviderOrganisation(m, actor.orgId));
+}
+
+/** The first organisation, the one that installed and runs the server. */
+export async function isProviderOrganisation(m: EntityManager, orgId: number): Promise<boolean> {
+  const [org] = await m.query('SELECT $1::int = (SELECT min(id) FROM organizations) AS provider', [orgId]);
   return org.provider === true;
 }

@@ -4,6 +4,7 @@ import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError } from '@app/http';
 import { normaliseSerial, parseCsr, ParsedCsr, resolveTemplate, ValidityPeriod, validityPeriod } from '../certs';
 import { CertificateSource, saveCertificate } from '../cert-store';
+import { refuseNamesNotAllowed } from './allowed-names';
 import { AuthorityRow } from './authority.repository';
 import { CertificateAuthoritiesService } from './certificate-authorities.service';
 import { isUniqueViolation, mapCertErrors } from './cert-errors';
@@ -83,11 +84,14 @@ export class SigningService {
   }
 
   /**
-   * The one issuing path of our CAs (signCSR, ACME): signs, stores the certificate in the
-   * actor's organisation and audits it in one transaction.
+   * The one issuing path of our CAs (signCSR, ACME): checks the names against the
+   * organisation's list for a server-wide CA, signs, stores the certificate in the actor's
+   * organisation and audits it in one transaction.
    */
   async issue(actor: Actor, request: IssueRequest): Promise<SignedCertificate> {
     const { caRow, parsed, validity, template, isIntermediate, privateKeyPem, password } = request;
+    // A subordinate of a server-wide CA needs the provider's super administrator (assertMaySubordinate); names are for leaves.
+    if (!isIntermediate) await refuseNamesNotAllowed(this.dataSource.manager, actor.orgId, caRow, parsed.subjectDer, parsed.sanEntries);
     const ca = await this.cas.load(caRow);
     for (let attempt = 1; ; attempt++) {
       const issued = await mapCertErrors(() =>

@@ -39,6 +39,8 @@ export async function saveCertificate(m: EntityManager, input: CertificateToSave
        ca_id, template, source, created_by_name, notification_email)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)
      ON CONFLICT (org_id, fingerprint) DO UPDATE SET
+       -- A discovered certificate the organisation then imports becomes managed; discovery never demotes one.
+       source = CASE WHEN certificates.source = 'discovered' THEN EXCLUDED.source ELSE certificates.source END,
        notification_email = CASE WHEN EXCLUDED.notification_email <> '' THEN EXCLUDED.notification_email ELSE certificates.notification_email END,
        chain_pem = CASE WHEN EXCLUDED.chain_pem <> '' THEN EXCLUDED.chain_pem ELSE certificates.chain_pem END,
        private_key = COALESCE(EXCLUDED.private_key, certificates.private_key),

@@ -29,7 +29,7 @@ export class SshAssociationsService {
     return this.dataSource.transaction(async (m) => {
       const key = await this.lockKey(m, actor, dto.keyName);
       const resource = await this.resources.lockForHostChange(m, actor, dto.resourceName);
-      const target = await this.resources.targetOf(actor, resource, m);
+      const target = await this.resources.targetOf(actor, resource, `associate SSH key ${key.name} with ${dto.userName}`, m);
       await mapSshErrors(
         () => addAuthorizedKey(target, dto.userName, key.public_key),
         `SSH key ${key.name} was not associated with ${dto.userName} on ${resource.name}`,
@@ -45,7 +45,7 @@ export class SshAssociationsService {
       const key = await this.lockKey(m, actor, dto.keyName);
       const resource = await this.resources.lockForHostChange(m, actor, dto.resourceName);
       const recorded = await this.associations.exists(actor.orgId, key.id, resource.id, dto.userName, m);
-      const target = await this.resources.targetOf(actor, resource, m);
+      const target = await this.resources.targetOf(actor, resource, `dissociate SSH key ${key.name} from ${dto.userName}`, m);
       const changed = await this.removeFromHost(target, key, resource, dto.userName);
       if (!recorded && changed === 0) {
         throw AppError.notFound(`SSH key ${key.name} is not associated with ${dto.userName} on ${resource.name}`);
@@ -61,7 +61,7 @@ export class SshAssociationsService {
     for (const association of await this.associations.ofKey(actor.orgId, key.id)) {
       await this.dataSource.transaction(async (m) => {
         const resource = await this.resources.lockForHostChange(m, actor, association.resource_name);
-        const target = await this.resources.targetOf(actor, resource, m).catch((error: unknown) => {
+        const target = await this.resources.targetOf(actor, resource, `remove SSH key ${key.name} from ${association.user_name} before its deletion`, m).catch((error: unknown) => {
           throw error instanceof AppError ? AppError.invalid(`SSH key ${key.name} was not deleted: ${error.message}`) : error;
         });
         await this.removeFromHost(target, key, resource, association.user_name, `SSH key ${key.name} was not deleted`);

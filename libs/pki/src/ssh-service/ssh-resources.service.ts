@@ -3,6 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
+import { PkiSecretGate } from '@app/gate';
 import { AppError } from '@app/http';
 import { enumerateLoginUsers, normalizeHostKeyFingerprint, type SshTarget } from '../ssh';
 import { parseResourceName } from './resource-address';
@@ -24,6 +25,7 @@ export class SshResourcesService {
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
     private readonly hostKeys: SshHostKeys,
+    private readonly gate: PkiSecretGate,
   ) {}
 
   /** The organisation's SSH resources, each with the host key fingerprint recorded for its host and port ('' if none yet). */
@@ -61,19 +63,26 @@ export class SshResourcesService {
     return locked;
   }
 
-  /** How we log in to the resource, from its stored (sealed) credentials. */
-  async targetOf(actor: Actor, resource: SshResourceRow, m?: EntityManager): Promise<SshTarget> {
+  /**
+   * How we log in to the resource, from its stored (sealed) credentials: the only place they
+   * are opened, after the gate's use decision (audited as `Password Used`, naming `purpose`).
+   */
+  async targetOf(actor: Actor, resource: SshResourceRow, purpose: string, m?: EntityManager): Promise<SshTarget> {
     const sealed = await this.resources.readLoginPassword(resource.org_id, resource.id, m);
-    if (!resource.login_user || !sealed) {
+    const login = resource.login_user;
+    if (!login || !sealed) {
       throw AppError.invalid(`No credentials have been applied to SSH resource ${resource.name}; use applycredentials first`);
     }
+    const password = await this.gate.useLogin(actor, { id: resource.id, orgId: resource.org_id, name: resource.name, login }, purpose, () =>
+      this.keyring.openText(sealed, LOGIN_PASSWORD_CONTEXT),
+    );
     return {
       host: parseResourceName(resource.name).host,
       port: resource.port,
       orgId: resource.org_id,
       actor,
-      username: resource.login_user,
-      password: await this.keyring.openText(sealed, LOGIN_PASSWORD_CONTEXT),
+      username: login,
+      password,
       timeoutMs: CONNECT_TIMEOUT_MS,
     };
   }
@@ -123,7 +132,7 @@ export class SshResourcesService {
     if (dto.userName && resource.login_user && dto.userName !== resource.login_user) {
       throw AppError.invalid(`The credentials applied to ${resource.name} are for ${resource.login_user}, not ${dto.userName}; use applycredentials first`);
     }
-    const target = await this.targetOf(actor, resource);
+    const target = await this.targetOf(actor, resource, 'enumerate login users');
     const found = await mapSshErrors(() => enumerateLoginUsers(target), `Enumerating users on ${resource.name} failed`);
     const users = [...new Set(found.map((u) => u.userName))].sort();
     await this.dataSource.transaction(async (m) => {

@@ -9,7 +9,8 @@ import { CERT_KEY_CONTEXT, CERT_PASSWORD_CONTEXT } from '../cert-service/certifi
 import { saveCertificate } from '../cert-store';
 import { CertificateError, isJks, KeyStoreContents, orderChain } from '../certs';
 import { readKeyStoreOffLoop } from '../certs/off-loop';
-import { findKeystoreFiles, KeystoreFile } from './keystore-files';
+import { isProviderOrganisation } from '../cert-service/server-wide-cas';
+import { findKeystoreFiles, KeystoreFile, ORGANISATION_FOLDERS, organisationFolder, readListedFile } from './keystore-files';
 
 export const PASSWORD_PLACEHOLDER = 'Enter Password';
 
@@ -23,7 +24,10 @@ export interface ImportOutcome {
   failed: Record<string, string>;
 }
 
-/** Ops 44, 45: keystores in the shared path (UNMANAGED_CERT_PATH) that are not in the inventory yet. */
+/**
+ * Ops 44, 45: keystores in the organisation's folder of the shared path (UNMANAGED_CERT_PATH)
+ * that are not in its inventory yet; see organisationFolder for the layout.
+ */
 @Injectable()
 export class UnmanagedCertificatesService {
   constructor(
@@ -37,14 +41,14 @@ export class UnmanagedCertificatesService {
     if (type === 'loadbalancer') {
       throw AppError.invalid('No load balancer is configured; only type=sharedpath (the folder set by UNMANAGED_CERT_PATH) can be scanned');
     }
-    const files = await this.unmanaged(actor.orgId);
+    const files = await this.unmanaged(actor);
     return Object.fromEntries(files.map((f) => [f.key, PASSWORD_PLACEHOLDER]));
   }
 
   /** `upload` is the filled-in list: a JSON object of `<file>::<n>` to password. Each file succeeds or fails on its own. */
   async import(actor: Actor, upload: Buffer | undefined): Promise<ImportOutcome> {
     const passwords = parsePasswords(upload);
-    const byPath = new Map((await this.unmanaged(actor.orgId)).map((f) => [f.path, f]));
+    const byPath = new Map((await this.unmanaged(actor)).map((f) => [f.path, f]));
     const outcome: ImportOutcome = { imported: [], failed: {} };
     for (const [key, password] of Object.entries(passwords)) {
       const separator = key.lastIndexOf('::');
@@ -57,15 +61,20 @@ export class UnmanagedCertificatesService {
         outcome.failed[key] = 'No password given';
         continue;
       }
+      const content = await readListedFile(file, this.config.maxFileSize);
+      if (!content) {
+        outcome.failed[key] = 'The file changed since it was listed; list again';
+        continue;
+      }
       let contents: KeyStoreContents;
       try {
-        contents = await readKeyStoreOffLoop(file.content, password);
+        contents = await readKeyStoreOffLoop(content, password);
       } catch (error) {
         if (!(error instanceof CertificateError)) throw error;
         outcome.failed[key] = error.code === 'WRONG_PASSWORD' ? 'Wrong password' : error.message;
         continue;
       }
-      await this.dataSource.transaction((m) => this.store(m, actor, file, contents, password));
+      await this.dataSource.transaction((m) => this.store(m, actor, file, isJks(content) ? 'JKS' : 'PKCS12', contents, password));
       outcome.imported.push(file.path);
     }
     return outcome;
@@ -77,9 +86,15 @@ export class UnmanagedCertificatesService {
     return root;
   }
 
-  /** Keystores whose content was never imported, or whose imported certificates have since left the inventory. */
-  private async unmanaged(orgId: number): Promise<ListedFile[]> {
-    const files = await findKeystoreFiles(this.sharedPath(), this.config.maxFileSize);
+  /**
+   * The organisation's keystores whose content was never imported, or whose imported
+   * certificates have since left the inventory.
+   */
+  private async unmanaged(actor: Actor): Promise<ListedFile[]> {
+    const orgId = actor.orgId;
+    const provider = await isProviderOrganisation(this.dataSource.manager, orgId);
+    const folder = organisationFolder(this.sharedPath(), orgId, provider);
+    const files = await findKeystoreFiles(folder, this.config.maxFileSize, provider ? ORGANISATION_FOLDERS : undefined);
     const managed: { file_sha256: string }[] = files.length
       ? await this.dataSource.query(
           `SELECT i.file_sha256 FROM unmanaged_cert_imports i
@@ -93,8 +108,7 @@ export class UnmanagedCertificatesService {
     return files.filter((f) => !known.has(f.sha256)).map((f, i) => ({ ...f, key: `${f.path}::${i + 1}` }));
   }
 
-  private async store(m: EntityManager, actor: Actor, file: KeystoreFile, contents: KeyStoreContents, password: string): Promise<void> {
-    const storeType = isJks(file.content) ? 'JKS' : 'PKCS12';
+  private async store(m: EntityManager, actor: Actor, file: KeystoreFile, storeType: string, contents: KeyStoreContents, password: string): Promise<void> {
     const base = { orgId: actor.orgId, storeType, source: 'imported' as const, createdByName: actor.username };
     const fingerprints: string[] = [];
     if (contents.privateKeyPem) {

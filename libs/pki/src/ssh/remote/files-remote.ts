@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import type { SFTPWrapper } from 'ssh2';
 import { RemoteHostError } from '../errors';
-import { withSshSession } from './session';
+import { MAX_COMMAND_OUTPUT_BYTES, withSshSession } from './session';
 import type { SshTarget } from './target';
 
 export interface RemoteCommandResult {
@@ -70,6 +70,13 @@ export async function readRemoteFile(target: SshTarget, path: string): Promise<B
   validatePath(path);
   return withSshSession(target, async (session) => {
     const sftp = await session.sftp();
+    // Bounded as a command's output is: a larger file is not one we read into memory.
+    const size = await new Promise<number>((resolve, reject) => {
+      sftp.stat(path, (error, stats) => (error ? reject(sftpError(error, 'read', path, session.where)) : resolve(stats.size)));
+    });
+    if (size > MAX_COMMAND_OUTPUT_BYTES) {
+      throw new RemoteHostError('command_failed', `${path} on ${session.where} is larger than ${MAX_COMMAND_OUTPUT_BYTES} bytes; not read`);
+    }
     return new Promise<Buffer>((resolve, reject) => {
       sftp.readFile(path, (error, data) => (error ? reject(sftpError(error, 'read', path, session.where)) : resolve(data)));
     });

@@ -19,6 +19,12 @@ export interface RawCommandResult {
 }
 
 const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
+/**
+ * What one command may write (stdout and stderr together). Every command we run answers in a
+ * few kilobytes; a host that sends more is not one we can trust with memory, so the command
+ * fails and the connection is closed.
+ */
+export const MAX_COMMAND_OUTPUT_BYTES = 1024 * 1024;
 
 /** One authenticated SSH connection; close() it when done (withSshSession does). */
 export class SshSession {
@@ -41,7 +47,7 @@ export class SshSession {
           reject(new RemoteHostError('command_failed', `${this.where} refused to run a command: ${error.message}`));
           return;
         }
-        collect(channel, options.stdin, timeoutMs, this.where).then(resolve, reject);
+        collect(channel, options.stdin, timeoutMs, this.where, () => this.client.end()).then(resolve, reject);
       });
     });
   }
@@ -61,29 +67,54 @@ export class SshSession {
   }
 }
 
-function collect(channel: ClientChannel, stdin: Buffer | string | undefined, timeoutMs: number, where: string): Promise<RawCommandResult> {
+function collect(
+  channel: ClientChannel,
+  stdin: Buffer | string | undefined,
+  timeoutMs: number,
+  where: string,
+  closeConnection: () => void,
+): Promise<RawCommandResult> {
   return new Promise((resolve, reject) => {
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
+    let received = 0;
     let exitCode: number | null = null;
     let signal: string | null = null;
-    let timedOut = false;
+    let failed = false;
+    const fail = (error: RemoteHostError) => {
+      if (failed) return;
+      failed = true;
+      clearTimeout(timer);
+      reject(error);
+      stdout.length = 0;
+      stderr.length = 0;
+    };
     const timer = setTimeout(() => {
-      timedOut = true;
+      fail(new RemoteHostError('timeout', `A command on ${where} did not finish within ${timeoutMs} ms`));
       // sshd only confirms the close once the command exits, so do not wait for it.
-      reject(new RemoteHostError('timeout', `A command on ${where} did not finish within ${timeoutMs} ms`));
       channel.signal('KILL');
       channel.close();
     }, timeoutMs);
-    channel.on('data', (chunk: Buffer) => stdout.push(chunk));
-    channel.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    const take = (into: Buffer[]) => (chunk: Buffer) => {
+      if (failed) return;
+      received += chunk.length;
+      if (received > MAX_COMMAND_OUTPUT_BYTES) {
+        fail(new RemoteHostError('command_failed', `A command on ${where} wrote more than ${MAX_COMMAND_OUTPUT_BYTES} bytes of output; the connection was closed`));
+        channel.signal('KILL');
+        closeConnection();
+        return;
+      }
+      into.push(chunk);
+    };
+    channel.on('data', take(stdout));
+    channel.stderr.on('data', take(stderr));
     channel.on('exit', (code: number | null, signalName?: string) => {
       exitCode = code;
       signal = signalName ?? null;
     });
     channel.on('close', () => {
       clearTimeout(timer);
-      if (!timedOut) resolve({ exitCode, signal, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) });
+      if (!failed) resolve({ exitCode, signal, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) });
     });
     // A command that does not read stdin may close it first; that is not an error here.
     channel.on('error', () => undefined);
