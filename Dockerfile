@@ -15,7 +15,7 @@ FROM node:22-bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends openssh-client ca-certificates \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-ENV NODE_ENV=production DATA_DIR=/data LOG_FORMAT=json
+ENV NODE_ENV=production DATA_DIR=/data LOG_FORMAT=json BIND_ADDRESS=0.0.0.0
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY package.json ./

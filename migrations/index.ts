@@ -1,6 +1,6 @@
 import { Initial1795241742557 } from './1795241742557-Initial';
-import { AuditChainAndGroups1795242213434 } from './1795242213434-AuditChainAndGroups';
 import { PasswordWorkflow1795242200000 } from './1795242200000-PasswordWorkflow';
+import { AuditChainAndGroups1795242213434 } from './1795242213434-AuditChainAndGroups';
 import { UnmanagedCertImports1795242532810 } from './1795242532810-UnmanagedCertImports';
 import { CertificateAuthorityCrl1795242874224 } from './1795242874224-CertificateAuthorityCrl';
 import { OcspAndExpiryNotices1795243100000 } from './1795243100000-OcspAndExpiryNotices';
@@ -21,6 +21,7 @@ import { RemoteConnectors1795400000000 } from './1795400000000-RemoteConnectors'
 import { PasswordComplianceVerdict1795404000000 } from './1795404000000-PasswordComplianceVerdict';
 import { PasswordRotation1795450000000 } from './1795450000000-PasswordRotation';
 import { CaAllowedNames1795460240000 } from './1795460240000-CaAllowedNames';
+import { OrganizationAccess1795460290000 } from './1795460290000-OrganizationAccess';
 
 // Every migration, in order. New migrations are appended here.
-export const MIGRATIONS: Function[] = [Initial1795241742557, PasswordWorkflow1795242200000, AuditChainAndGroups1795242213434, UnmanagedCertImports1795242532810, CertificateAuthorityCrl1795242874224, OcspAndExpiryNotices1795243100000, AuthoritiesPerOrganisation1795243600000, AcmeServer1795300000000, GroupFunctionsPlpgsql1795300100000, SshHostKeys1795300500000, AuditSealsAndCounts1795310000000, ResourceGroupMembership1795320000000, PasswordHistoryRecent1795330000000, AuditIdDefaultExpression1795340000000, AuditWithoutCreatedAtIndex1795350000000, CallerGateColumns1795360000000, AccessControlRows1795370000000, NoHelpdeskGroupIds1795380000000, PasswordFingerprints1795390000000, RemoteConnectors1795400000000, PasswordComplianceVerdict1795404000000, PasswordRotation1795450000000, CaAllowedNames1795460240000];
+export const MIGRATIONS: Function[] = [Initial1795241742557, PasswordWorkflow1795242200000, AuditChainAndGroups1795242213434, UnmanagedCertImports1795242532810, CertificateAuthorityCrl1795242874224, OcspAndExpiryNotices1795243100000, AuthoritiesPerOrganisation1795243600000, AcmeServer1795300000000, GroupFunctionsPlpgsql1795300100000, SshHostKeys1795300500000, AuditSealsAndCounts1795310000000, ResourceGroupMembership1795320000000, PasswordHistoryRecent1795330000000, AuditIdDefaultExpression1795340000000, AuditWithoutCreatedAtIndex1795350000000, CallerGateColumns1795360000000, AccessControlRows1795370000000, NoHelpdeskGroupIds1795380000000, PasswordFingerprints1795390000000, RemoteConnectors1795400000000, PasswordComplianceVerdict1795404000000, PasswordRotation1795450000000, CaAllowedNames1795460240000, OrganizationAccess1795460290000];

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '@app/config';
+import { describeError } from '@app/server';
 import { COMMANDS } from './admin/commands';
 import { openAdminContext } from './admin/context';
 import { parseArgs } from './admin/args';
@@ -10,9 +11,13 @@ async function main(): Promise<void> {
   const [name, ...rest] = process.argv.slice(2);
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    console.log('Usage: npm run admin -- <command> [options]\n\nCommands:');
-    for (const c of COMMANDS) console.log(`  ${c.usage.padEnd(60)} ${c.summary}`);
-    process.exit(name ? 2 : 0);
+    const usage = ['Usage: npm run admin -- <command> [options]', '', 'Commands:', ...COMMANDS.map((c) => `  ${c.usage.padEnd(60)} ${c.summary}`)].join('\n');
+    if (!name) {
+      console.log(usage);
+      process.exit(0);
+    }
+    console.error(`Unknown command: ${name}\n\n${usage}`);
+    process.exit(2);
   }
   const args = parseArgs(rest);
   const context = await openAdminContext(loadConfig());
@@ -24,7 +29,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  const message = error instanceof ConfigError ? `Configuration error: ${error.message}` : error instanceof Error ? error.message : String(error);
-  console.error(message);
+  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : describeError(error));
   process.exit(1);
 });

@@ -23,12 +23,18 @@ needs=(
   pg_ctl=postgresql          # the database outage test runs a PostgreSQL server of its own
   mariadbd=mariadb-server    # a throwaway MariaDB for the mysql connector's tests
   slapd=slapd                # a throwaway OpenLDAP for the ldap connector's tests
+  openapi_spec_validator=python3-openapi-spec-validator  # the OpenAPI documents checked by Python's validator
+  requests=python3-requests  # examples/vault_client.py, run with /usr/bin/python3
+  ansible-playbook=ansible-core  # examples/fetch-password.yml
+  jq=jq                      # examples/quickstart.sh and certbot.sh read answers with jq
   "$@"
 )
 
 have() {
   # A Python module, not a command; /usr/bin/python3 because a pyenv shim may shadow Debian's.
-  if [ "$1" = aiosmtpd ]; then /usr/bin/python3 -c 'import aiosmtpd' >/dev/null 2>&1; return; fi
+  if [ "$1" = aiosmtpd ] || [ "$1" = requests ]; then /usr/bin/python3 -c "import $1" >/dev/null 2>&1; return; fi
+  # Any python3 on PATH that has it will do (the machine's image may bring it through pip).
+  if [ "$1" = openapi_spec_validator ]; then python3 -c "import $1" >/dev/null 2>&1 || /usr/bin/python3 -c "import $1" >/dev/null 2>&1; return; fi
   if [ "$1" = pg_ctl ]; then ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; return; fi
   command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]
 }

@@ -14,7 +14,7 @@ export interface AdminContext {
 }
 
 export async function openAdminContext(config: AppConfig): Promise<AdminContext> {
-  const database = await prepareDatabase(config);
+  const database = await prepareDatabase(config, 'join', 'npm run admin');
   await runMigrations(database.url);
   const dataSource = createDataSource(database.url, 2);
   await dataSource.initialize();

@@ -32,11 +32,14 @@ export const listUsersCommand: AdminCommand = {
   usage: 'list-users [--org O]',
   summary: 'List users with role, state and host binding',
   async run(ctx, args) {
+    // Every organisation's users, or one's: an unknown name is an error, not an empty table.
+    const name = optional(args, 'org');
+    const org = name === undefined ? null : await orgId(ctx.dataSource, name);
     const rows = await ctx.dataSource.query(
       `SELECT u.id, u.username, u.role, u.is_super_admin, u.is_api_user, u.locked, u.expires_on, u.allowed_hosts, o.name AS org
        FROM users u JOIN organizations o ON o.id = u.org_id
-       WHERE ($1::text IS NULL OR lower(o.name) = lower($1)) ORDER BY o.name, u.username`,
-      [optional(args, 'org') ?? null],
+       WHERE ($1::int IS NULL OR o.id = $1) ORDER BY o.name, u.username`,
+      [org],
     );
     console.log(['ID', 'USERNAME', 'ROLE', 'SUPERADMIN', 'API', 'LOCKED', 'EXPIRES', 'HOSTS', 'ORG'].join('\t'));
     for (const r of rows) {
@@ -74,7 +77,12 @@ function lockCommand(locked: boolean): AdminCommand {
       const username = required(args, 'username');
       const org = await orgId(ctx.dataSource, optional(args, 'org'));
       await ctx.dataSource.transaction(async (m) => {
-        const rows = await m.query('UPDATE users SET locked = $3, updated_at = now() WHERE org_id = $1 AND username_key = lower($2) RETURNING username', [org, username, locked]);
+        // An UPDATE answers [rows, count] through TypeORM: the rows are the first element.
+        const [rows] = (await m.query('UPDATE users SET locked = $3, updated_at = now() WHERE org_id = $1 AND username_key = lower($2) RETURNING username', [
+          org,
+          username,
+          locked,
+        ])) as [{ username: string }[], number];
         if (rows.length === 0) throw new Error(`No user named ${username}`);
         await new AuditWriter(ctx.dataSource).record(
           { category: 'User', operation: locked ? AuditOperation.UserLocked : AuditOperation.UserUnlocked, orgId: org, target: rows[0].username, description: 'admin CLI' },

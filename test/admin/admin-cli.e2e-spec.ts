@@ -45,6 +45,23 @@ describe('admin command line', () => {
     }
   });
 
+  it('lock-user locks a named user (audited with its name) and refuses an unknown one', async () => {
+    const db = await createTestDatabase();
+    const s = await startTestServices({ MASTER_KEY: oldKey }, db);
+    try {
+      const token = (await admin(db, { MASTER_KEY: oldKey }, 'create-api-user', '--username', 'locked-one', '--role', 'Password User')).pop()!;
+      expect(await admin(db, {}, 'lock-user', '--username', 'locked-one')).toEqual(['User locked-one locked.']);
+      const res = await request(s.vaultUrl).get('/restapi/json/v1/resources').set('AUTHTOKEN', token);
+      expect(res.body.operation.result.message).toMatch(/locked/);
+      const audit = await s.dataSource.query(`SELECT target FROM audit WHERE operation = 'User Locked'`);
+      expect(audit).toEqual([{ target: 'locked-one' }]);
+      // TypeORM answers an UPDATE as [rows, count]: taken for the rows, an unknown name passed as locked.
+      await expect(admin(db, {}, 'lock-user', '--username', 'nobody')).rejects.toThrow('No user named nobody');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('rotate-master-key keeps every secret readable, without downtime, then --finish retires the old key', async () => {
     const db = await createTestDatabase();
     const before = await startTestServices({ MASTER_KEY: oldKey }, db);

@@ -43,6 +43,11 @@ export function answerProblems(route: FuzzRoute, method: string, answer: RawAnsw
   // An answer to HEAD has no body: its status is all there is to judge.
   if (isFileAnswer(answer) || method === 'HEAD') return problems;
   const type = String(answer.headers['content-type'] ?? '');
+  // /metrics refuses as scrapers expect: 401 with a Bearer challenge, or 403, in plain text.
+  if (route.path === '/metrics' && method === 'GET' && (answer.status === 401 || answer.status === 403) && /text\/plain/.test(type)) {
+    if (answer.status === 401 && !/^Bearer\b/.test(String(answer.headers['www-authenticate'] ?? ''))) problems.push('401 without a Bearer challenge');
+    return problems;
+  }
   if (!answer.json || typeof answer.json !== 'object') {
     problems.push(`not a JSON envelope (${type}): ${answer.text.slice(0, 80)}`);
     return problems;

@@ -107,7 +107,7 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
     expect(tools.keytool('-list', '-keystore', 'store.jks', '-storepass', 'Store-Pass-1')).toContain('PrivateKeyEntry');
   });
 
-  it('getCertificatePassphrase answers details.Passphrase and the COMPAT message form', async () => {
+  it('getCertificatePassphrase answers details.Passphrase and the message form of docs/api/pki.md', async () => {
     const res = await api.get('getCertificatePassphrase', { common_name: 'web.example.test' });
     expect(res.body).toEqual({
       name: 'GetCertificatePassphrase',
@@ -124,7 +124,7 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
     expect(tools.openssl('pkcs12', '-in', 'nopass.p12', '-passin', `pass:${pass}`, '-nokeys')).toContain('nopass.example.test');
   });
 
-  it('getCertificateDetails answers the record of pki-api.md §2', async () => {
+  it('getCertificateDetails answers the record of docs/api/pki.md', async () => {
     const res = await api.get('getCertificateDetails', { common_name: 'web.example.test' });
     expect(res.body).toMatchObject({ name: 'GetCertificateDetails', result: { status: 'Success', message: 'Certificate details fetched successfully' } });
     const [d] = res.body.details;

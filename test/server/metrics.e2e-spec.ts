@@ -47,15 +47,21 @@ describe('GET /metrics (Prometheus)', () => {
   });
   afterAll(() => s.close());
 
-  it('needs a token with metrics.read: refused without one and to a role without it', async () => {
+  it('needs a token with metrics.read: 401 with a Bearer challenge without one, 403 to a role without it', async () => {
     for (const base of [s.vaultUrl, s.pkiUrl]) {
-      const none = await request(base).get('/metrics');
-      expect(JSON.stringify(none.body)).toContain('Authentication failed');
-      expect(none.text).not.toContain('credvault_');
+      for (const res of [await request(base).get('/metrics'), await request(base).get('/metrics').set('Authorization', 'Bearer not-a-token')]) {
+        // As a scraper expects it: an authentication error, not a 200 it would fail to parse.
+        expect(res.status).toBe(401);
+        expect(res.headers['www-authenticate']).toMatch(/^Bearer\b/);
+        expect(res.text).toContain('Authentication failed');
+        expect(res.text).not.toContain('credvault_');
+      }
     }
     const user = await createUserWithToken(s, 'metrics-pa', 'Password Administrator');
     const refused = await request(s.vaultUrl).get('/metrics').set('AUTHTOKEN', user.token);
-    expect(refused.body.operation.result).toEqual({ status: 'Failed', message: 'Your role (Password Administrator) does not allow this operation' });
+    expect(refused.status).toBe(403);
+    expect(refused.headers['www-authenticate']).toBeUndefined();
+    expect(refused.text).toBe('Your role (Password Administrator) does not allow this operation\n');
     // Prometheus sends its credentials as a bearer token.
     const bearer = await request(s.pkiUrl).get('/metrics').set('Authorization', `Bearer ${s.adminToken}`);
     expect(bearer.text).toContain('credvault_http_requests_total');

@@ -1,4 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { startTestServices, TestServices } from '../support/app';
 import { discoverRoutes } from '../auth/routes';
@@ -31,6 +35,23 @@ describe('GET /openapi.json (OpenAPI 3.1)', () => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
   });
 
+  // A second, independent validator, the one Python tooling uses: its regex format check runs
+  // Python's re, which refuses JavaScript-only patterns such as \p{L}.
+  it.each(['vault', 'pki'])('%s: passes openapi-spec-validator', (name) => {
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
+    try {
+      const file = join(dir, `${name}.json`);
+      writeFileSync(file, JSON.stringify(docs[name]));
+      expect(openapiSpecValidator(file)).toMatch(/OK/);
+      const broken = structuredClone(docs[name]);
+      broken.paths['/health'].get.responses = { '200': { description: 'x', content: { 'application/json': { schema: { type: 'string', pattern: '^\\p{L}+$' } } } } };
+      writeFileSync(file, JSON.stringify(broken));
+      expect(() => openapiSpecValidator(file)).toThrow(/is not a 'regex'/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the validator does refuse a broken document (it really checks)', async () => {
     const broken = structuredClone(docs.vault);
     broken.paths['/health'].get.responses = 'none';
@@ -48,13 +69,13 @@ describe('GET /openapi.json (OpenAPI 3.1)', () => {
     const create = docs.vault.paths['/restapi/json/v1/resources'].post;
     expect(create).toMatchObject({ summary: 'CREATE RESOURCE', 'x-operation-name': 'CREATE RESOURCE', 'x-permission': 'resource.create', 'x-response-layout': 'vaultA' });
     const dto = docs.vault.components.schemas.CreateResourceDto;
-    expect(dto.required).toEqual(['RESOURCENAME', 'ACCOUNTNAME', 'RESOURCETYPE', 'PASSWORD']);
+    expect(dto.required).toEqual(['RESOURCENAME']);
     expect(dto.properties.RESOURCENAME).toEqual({ type: 'string', maxLength: 255 });
     expect(dto.properties.RESOURCECUSTOMFIELD).toEqual({ type: 'array' });
     const form = create.requestBody.content['application/x-www-form-urlencoded'].schema.properties.INPUT_DATA;
     expect(form.contentSchema.properties.operation.properties.Details).toEqual({ $ref: '#/components/schemas/CreateResourceDto' });
     const read = docs.vault.paths['/restapi/json/v1/resources/{rid}/accounts/{aid}/password'].get;
-    expect(read.parameters.map((p: Json) => `${p.in}:${p.name}`)).toEqual(['path:rid', 'path:aid', 'query:INPUT_DATA']);
+    expect(read.parameters.map((p: Json) => `${p.in}:${p.name}`)).toEqual(['path:rid', 'path:aid', 'header:orgName', 'query:INPUT_DATA']);
     expect(docs.vault.paths['/health'].get).toMatchObject({ security: [], 'x-permission': 'public' });
     const pkiList = docs.pki.paths['/api/pki/restapi/getAllSSLCertificates'].get;
     expect(pkiList).toMatchObject({ 'x-operation-name': 'GetAllSSLCertificates', 'x-permission': 'pki.read', 'x-response-layout': 'pki' });
@@ -85,3 +106,21 @@ describe('GET /openapi.json (OpenAPI 3.1)', () => {
     expect(lines).toMatchSnapshot();
   });
 });
+
+/** openapi-spec-validator (Python): Debian's python3-openapi-spec-validator, or a pip one on PATH. */
+function openapiSpecValidator(file: string): string {
+  let lastError: unknown;
+  for (const python of ['python3', '/usr/bin/python3']) {
+    try {
+      return execFileSync(python, ['-m', 'openapi_spec_validator', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+      const e = error as { stdout?: string; stderr?: string; code?: string };
+      if (/No module named/.test(e.stderr ?? '') || e.code === 'ENOENT') {
+        lastError = error;
+        continue;
+      }
+      throw new Error(`${e.stdout ?? ''}${e.stderr ?? ''}`);
+    }
+  }
+  throw lastError;
+}

@@ -102,7 +102,12 @@ describe('graceful shutdown on SIGTERM (real process)', () => {
       await db.end();
     }
     const lines = output.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.message).filter(Boolean)).toEqual(expect.arrayContaining(['SIGTERM received', 'Stopped']));
+    const messages: string[] = lines.map((l) => l.message).filter(Boolean);
+    expect(messages).toContain('SIGTERM received');
+    // The stop says what it drained: the one discovery request in flight.
+    expect(messages.find((m) => m.startsWith('Draining'))).toMatch(/1 request\(s\) and 1 discovery job\(s\) in flight/);
+    expect(messages).toContain('Stopped: drained 1 request(s) and 1 discovery job(s)');
+    expect(lines.filter((l) => l.level === 'warn')).toEqual([]);
     expect(lines.find((l) => l.operation === 'Get SSL Discovery')).toMatchObject({ outcome: 'success', status: 200 });
     expect(lines.filter((l) => l.level === 'error')).toEqual([]);
   }, 120_000);

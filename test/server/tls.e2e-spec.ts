@@ -9,7 +9,7 @@ import { createApp, presentCaIssuedCertificate, serverTls } from '@app/server';
 import { VaultModule } from '../../apps/vault/src/vault.module';
 import { createTestDatabase } from '../support/database';
 
-// COMPAT §1: with no certificate configured, the server presents one issued by its own CA.
+// docs/api/vault.md, "Transport": with no certificate configured, the server presents one issued by its own CA.
 describe('HTTPS with TLS_MODE=self-signed', () => {
   it('presents a certificate from our internal service CA (not the CA organisations sign with), and keeps it', async () => {
     const databaseUrl = await createTestDatabase();
@@ -41,7 +41,7 @@ describe('HTTPS with TLS_MODE=self-signed', () => {
       served = readFileSync(join(dataDir, 'tls', 'server.crt'), 'utf8');
       const [leaf, ...chain] = served.split(/(?<=-----END CERTIFICATE-----)\s*/).filter((p) => p.trim());
       writeFileSync(join(files, 'server.pem'), leaf);
-      // Served with its chain (COMPAT §1): the internal service CA.
+      // Served with its chain (docs/api/vault.md, "Transport"): the internal service CA.
       expect(chain.map((p) => p.trim())).toEqual([pem('service-ca').trim()]);
       const verify = (...args: string[]) => execFileSync('sh', ['-c', 'openssl verify "$@" 2>&1; true', 'openssl', ...args], { encoding: 'utf8' });
       expect(verify('-CAfile', join(files, 'service.pem'), join(files, 'server.pem'))).toContain('server.pem: OK');

@@ -8,7 +8,7 @@ import { startTestServices, TestServices } from '../support/app';
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
 /**
- * The documented bound (README, "Bounded before authentication"): 100 uploads of 10 MiB
+ * The documented bound (docs/security.md, "Bounded before authentication"): 100 uploads of 10 MiB
  * with a bad token raise this process's peak resident memory by less than this. Before the
  * token was checked first they raised it by about 930 MiB; now each holds at most the
  * socket's buffers. Generous: this process also runs jest, both services and the pool.

@@ -118,7 +118,8 @@ describe('vault first slice: resources, accounts, passwords (prefix A)', () => {
       expect(res.body.operation.result.message).toMatch(/INPUT_DATA/);
     });
 
-    it.each(['RESOURCENAME', 'ACCOUNTNAME', 'RESOURCETYPE', 'PASSWORD'])(
+    // PAM360 requires only RESOURCENAME; the other three have defaults (test/vault/pam360-operations).
+    it.each(['RESOURCENAME'])(
       'refuses a missing %s by name and writes nothing',
       async (field) => {
         const details: Record<string, string> = { RESOURCENAME: `missing-${field}`, ACCOUNTNAME: 'a', RESOURCETYPE: 'Linux', PASSWORD: 'Xy-123456789' };

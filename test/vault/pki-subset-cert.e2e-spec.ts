@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServices, TestServices } from '../support/app';
+import { createUserWithToken, startTestServices, TestServices } from '../support/app';
+import { createOrgWithAdmin } from './users-orgs';
 import { client, Tools } from '../pki/cert-e2e-helpers';
 
-/** The vault's certificate subset on prefix B (vault-api.md ops 31-37, 40, 41): same domain, the vault's layout. */
+/** The vault's certificate subset on prefix B (docs/api/vault.md, prefix B): same domain, the vault's layout. */
 describe('vault prefix B certificates (7272 layout)', () => {
   let s: TestServices;
   const tools = new Tools();
@@ -86,5 +87,23 @@ describe('vault prefix B certificates (7272 layout)', () => {
     expect(del.body).toEqual({ name: 'DeleteCertificate', result: { status: 'Success', message: 'Certificate added.example.test deleted successfully.' } });
     const gone = await vault.get('getCertificateDetails', { common_name: 'added.example.test' });
     expect(gone.body).toEqual({ name: 'GetCertificateDetails', result: { status: 'Failed', message: 'No certificate with common name added.example.test was found' } });
+  });
+
+  it('signCSR (PAM360 on prefix B) signs a CSR of the organisation with the key manager\'s signing, as the same role', async () => {
+    const csr = await vault.post('createCSR', { CNAME: 'pam-sign.example.test', ALG: 'RSA', LEN: '2048' });
+    const csrId = csr.body.CSR_ID;
+    expect(csrId).toEqual(expect.any(Number));
+    // Another organisation's administrator finds no such CSR; a Password User may not sign.
+    const acme = await createOrgWithAdmin(s, 'Acme CSR');
+    const foreign = await client(() => s.vaultUrl, () => acme.token).post('signCSR', { CSR_ID: String(csrId) });
+    expect(foreign.body).toEqual({ name: 'SignCSR', result: { status: 'Failed', message: `No CSR with CSR_ID ${csrId} was found` } });
+    const user = await createUserWithToken(s, 'csr-user', 'Password User');
+    const refused = await client(() => s.vaultUrl, () => user.token).post('signCSR', { CSR_ID: String(csrId) });
+    expect(refused.body.result).toEqual({ status: 'Failed', message: 'Your role (Password User) does not allow this operation' });
+    const res = await vault.post('signCSR', { signType: 'MSCA', Validity: 30, isIntermediate: 'false', CSR_ID: String(csrId) });
+    expect(res.body).toMatchObject({ name: 'SignCSR', result: { status: 'Success', message: 'CSR of pam-sign.example.test signed successfully.' }, totalRows: 1 });
+    expect(res.body.details[0]).toMatchObject({ commonName: 'pam-sign.example.test', serialNumber: expect.stringMatching(/^[0-9A-F]+$/) });
+    const [audit] = await s.dataSource.query(`SELECT org_id, actor_name FROM audit WHERE category = 'Pki' AND target LIKE '%pam-sign.example.test%' ORDER BY id DESC LIMIT 1`);
+    expect(audit).toMatchObject({ actor_name: 'admin' });
   });
 });

@@ -5,7 +5,7 @@ import { createCa, issueCertificate, NodeTlsPeer, startNodeTlsServer } from '../
 
 const API = '/api/pki/restapi';
 
-describe('vault prefix B SSL discovery (vault-api ops 38, 39)', () => {
+describe('vault prefix B SSL discovery (docs/api/vault.md, prefix B)', () => {
   let s: TestServices;
   let peer: NodeTlsPeer;
 
@@ -23,13 +23,15 @@ describe('vault prefix B SSL discovery (vault-api ops 38, 39)', () => {
   const post = (op: string, details: Record<string, string>) =>
     request(s.vaultUrl).post(`${API}/${op}`).set('AUTHTOKEN', s.adminToken).type('form').send({ INPUT_DATA: inputData(details) });
 
-  it('answers a single discovery with the host key at the top level', async () => {
+  it('answers a single discovery with the host key at the top level, and under details as the key manager does', async () => {
     const res = await post('sslCertSingleDiscovery', { HOST: '127.0.0.1', PORT: String(peer.port), TIMEOUT: '5' });
+    const entry = ['SUCCESS', expect.stringContaining('CN=vault.discovery.test')];
     expect(res.body).toEqual({
       name: 'Get SSL Discovery',
       result: { status: 'Success', message: expect.stringContaining('discovery completed: 1 of 1') },
       totalRows: 1,
-      '127.0.0.1': ['SUCCESS', expect.stringContaining('CN=vault.discovery.test')],
+      '127.0.0.1': entry,
+      details: { '127.0.0.1': entry },
       jobId: expect.stringMatching(/^\d+$/),
     });
     const [row] = await s.dataSource.query(
@@ -47,7 +49,12 @@ describe('vault prefix B SSL discovery (vault-api ops 38, 39)', () => {
       '127.0.0.1': ['SUCCESS', expect.stringContaining('CN=vault.discovery.test')],
       '127.0.0.2': ['FAILURE', 'Connection refused'],
     });
-    expect(res.body.details).toBeUndefined();
+    expect(res.body.details).toEqual({ '127.0.0.1': res.body['127.0.0.1'], '127.0.0.2': ['FAILURE', 'Connection refused'] });
+    // The key manager's layout for the same discovery: the hosts under details only.
+    const pki = await request(s.pkiUrl).post(`${API}/sslCertRangeDiscovery`).set('AUTHTOKEN', s.adminToken).type('form')
+      .send({ INPUT_DATA: inputData({ StartIpAddress: '127.0.0.1', EndIpAddress: '127.0.0.2', PORT: String(peer.port), TIMEOUT: '3' }) });
+    expect(pki.body).toMatchObject({ name: 'Get SSL Discovery', totalRows: 2, details: { '127.0.0.2': ['FAILURE', 'Connection refused'] } });
+    expect(pki.body['127.0.0.1']).toBeUndefined();
   });
 
   it('refuses a bad range clearly, in the prefix-B layout', async () => {

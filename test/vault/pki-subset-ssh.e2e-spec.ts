@@ -13,7 +13,7 @@ function binary(res: request.Response, callback: (error: Error | null, body: Buf
   res.on('end', () => callback(null, Buffer.concat(chunks)));
 }
 
-/** The vault's prefix-B presentation on 7272 (vault-api.md ops 24-30, 47-49): same domain, its own layout. */
+/** The vault's prefix-B presentation on 7272 (docs/api/vault.md, prefix B): same domain, its own layout. */
 describe('vault prefix B SSH subset against a real sshd', () => {
   let s: TestServices;
   let sshd: SshdFixture;

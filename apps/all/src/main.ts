@@ -1,10 +1,10 @@
 import 'reflect-metadata';
-import { startServices } from '@app/server';
+import { describeError, startServices, startupPorts } from '@app/server';
 import { PKI_SERVICE } from '../../pki/src/pki.service-definition';
 import { VAULT_SERVICE } from '../../vault/src/vault.service-definition';
 
 // Both services in one process: `npm start`.
 startServices([VAULT_SERVICE, PKI_SERVICE]).catch((error) => {
-  console.error(`Start-up failed: ${error instanceof Error ? error.message : error}`);
+  console.error(`Start-up failed: ${describeError(error, startupPorts())}`);
   process.exit(1);
 });

@@ -36,6 +36,8 @@ export const AuditOperation = {
   UserLocked: 'User Locked',
   UserUnlocked: 'User Unlocked',
   UserAddedToGroup: 'User Added To Group',
+  OrganizationAccessGranted: 'Organization Access Granted',
+  OrganizationAccessRevoked: 'Organization Access Revoked',
   ResourceGroupCreated: 'Resource Group Added',
   ResourceGroupModified: 'Resource Group Modified',
   ResourceGroupShared: 'Resource Group Shared',
@@ -106,6 +108,8 @@ export interface Actor {
   isSuperAdmin: boolean;
   ip: string;
   client: string;
+  /** Set while acting in another organisation (header orgName): the caller's own. */
+  homeOrgId?: number;
 }
 
 export interface AuditEvent {

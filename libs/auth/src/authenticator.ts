@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { hashToken } from '@app/crypto';
@@ -6,6 +6,7 @@ import { AppError, AUTH_FAILED_MESSAGE, clientIp, ErrorCode, extractToken, HOST_
 import { pgPool, prepared } from '@app/persistence';
 import { FailedAuthThrottle } from './failed-auth-throttle';
 import { isHostAllowed } from './host-binding';
+import { actorInOrg, ORG_HEADER_SCOPE, orgHeader } from './org-scope';
 import { roleHas } from './permissions';
 
 /** The user behind a token, as every authentication path reads it. */
@@ -48,6 +49,7 @@ export class Authenticator {
   constructor(
     private readonly dataSource: DataSource,
     private readonly audit: AuditWriter,
+    @Optional() @Inject(ORG_HEADER_SCOPE) private readonly orgHeaderScope = false,
   ) {}
 
   async authenticate(req: ParsedRequest, permission: string | undefined): Promise<Actor> {
@@ -78,7 +80,7 @@ export class Authenticator {
     return rows[0];
   }
 
-  /** The checks after the look-up: lock, expiry, host binding, then the permission. */
+  /** The checks after the look-up: lock, expiry, host binding, the permission, then the organisation (orgName). */
   async admit(user: CallerRow, req: ParsedRequest, permission: string | undefined): Promise<Actor> {
     const ip = clientIp(req);
     if (user.locked) {
@@ -93,7 +95,8 @@ export class Authenticator {
     if (!permission || !roleHas(user.role, permission)) {
       throw AppError.forbidden(`Your role (${user.role}) does not allow this operation`);
     }
-    return actorOf(user, req);
+    const actor = actorOf(user, req);
+    return this.orgHeaderScope ? actorInOrg(this.dataSource, actor, orgHeader(req)) : actor;
   }
 
   refuseUnknown(req: ParsedRequest): Promise<never> {

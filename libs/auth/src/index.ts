@@ -5,3 +5,4 @@ export * from './host-binding';
 export * from './permissions';
 export * from './token.guard';
 export * from './lean-write-route';
+export * from './org-scope';

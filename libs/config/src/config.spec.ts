@@ -10,6 +10,13 @@ describe('loadConfig', () => {
     expect(config.expiry).toEqual({ thresholdsDays: [30, 7, 1], intervalMs: 3_600_000, smtp: undefined, webhookUrl: undefined });
   });
 
+  it('listens on loopback with the embedded database (a trial), everywhere with DATABASE_URL, as BIND_ADDRESS says when set', () => {
+    expect(loadConfig({}).bindAddress).toBe('127.0.0.1');
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db/x' }).bindAddress).toBe('0.0.0.0');
+    expect(loadConfig({ BIND_ADDRESS: '0.0.0.0' }).bindAddress).toBe('0.0.0.0');
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db/x', BIND_ADDRESS: '127.0.0.2' }).bindAddress).toBe('127.0.0.2');
+  });
+
   it('reads the SMTP relay and the notice thresholds', () => {
     const config = loadConfig({ SMTP_HOST: 'mail.example.com', SMTP_FROM: 'pki@example.com', SMTP_USER: 'u', SMTP_PASSWORD: 'p w', EXPIRY_NOTICE_DAYS: '7, 60,7' });
     expect(config.expiry.thresholdsDays).toEqual([60, 7]);

@@ -92,12 +92,14 @@ type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): AppConfig {
   const tlsMode = oneOf(env, 'TLS_MODE', ['self-signed', 'files', 'off'], 'self-signed') as TlsMode;
+  const database = databaseUrl(env);
   const config: AppConfig = {
-    databaseUrl: databaseUrl(env),
+    databaseUrl: database,
     dataDir: resolve(text(env, 'DATA_DIR') ?? './data'),
     vaultPort: port(env, 'VAULT_PORT', 7272),
     pkiPort: port(env, 'PKI_PORT', 6565),
-    bindAddress: text(env, 'BIND_ADDRESS') ?? '0.0.0.0',
+    // The embedded database means a trial on one machine: nothing listens beyond it unless asked.
+    bindAddress: text(env, 'BIND_ADDRESS') ?? (database ? '0.0.0.0' : '127.0.0.1'),
     tlsMode,
     tlsCertFile: text(env, 'TLS_CERT_FILE'),
     tlsKeyFile: text(env, 'TLS_KEY_FILE'),

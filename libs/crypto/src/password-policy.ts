@@ -39,7 +39,7 @@ export const BUILTIN_POLICIES: readonly PasswordPolicy[] = Object.freeze(
   [
     {
       name: 'Strong',
-      minLength: 8, // the original product's Strong (COMPAT.md §7); stricter needs a custom policy
+      minLength: 8, // the original product's Strong; stricter needs a custom policy
       maxLength: 32,
       minLower: 1,
       minUpper: 1,

@@ -15,7 +15,7 @@ export enum ErrorCode {
 
 /**
  * An error a client can act on: answered as HTTP 200 with status Failed and this message
- * (COMPAT.md §4). `details` lets a failure still carry the fields clients read
+ * (docs/api/vault.md, "Envelopes"). `details` lets a failure still carry the fields clients read
  * (e.g. PASSWORD = "[Request]").
  */
 export class AppError extends Error {

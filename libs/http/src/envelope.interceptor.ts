@@ -5,7 +5,7 @@ import { map, Observable } from 'rxjs';
 import { buildEnvelope } from './envelope';
 import { EdgeAwareRequest, refuseUnstorableParams } from './edge-input';
 import { layoutOf, operationOf } from './operation-meta';
-import { FileReply, Reply, TextReply } from './reply';
+import { FileReply, JsonReply, Reply, TextReply } from './reply';
 import { noteAnswer } from './request-note';
 
 /** Wraps every handler's Reply in the envelope its route metadata names. */
@@ -21,9 +21,10 @@ export class EnvelopeInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((value: unknown) => {
         // The original servers answer 200 to every call, POST included (Nest says 201).
-        res.status(200);
+        const httpStatus = value instanceof TextReply || value instanceof JsonReply ? value.httpStatus : 200;
+        res.status(httpStatus);
         const reply = value as Reply | undefined;
-        noteAnswer(res, 200, value instanceof FileReply || value instanceof TextReply ? undefined : (reply?.status ?? meta?.successText));
+        noteAnswer(res, httpStatus, value instanceof FileReply || value instanceof TextReply ? undefined : (reply?.status ?? meta?.successText));
         if (value instanceof FileReply) {
           return new StreamableFile(value.body, {
             type: value.contentType,
@@ -31,6 +32,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
             length: value.body.length,
           });
         }
+        if (value instanceof JsonReply) return value.body;
         if (value instanceof TextReply) {
           res.type('text/plain; charset=utf-8');
           return value.text;

@@ -8,7 +8,7 @@ export interface EnvelopeInput extends OperationOptions {
   reply: Reply;
 }
 
-/** Builds the three response layouts of COMPAT.md §4. Pure, unit-tested. */
+/** Builds the three response layouts of docs/api/vault.md, "Envelopes". Pure, unit-tested. */
 export function buildEnvelope(input: EnvelopeInput): Record<string, unknown> {
   const { layout, name, status, reply, detailsKey, capitalResult } = input;
   const isList = Array.isArray(reply.details);

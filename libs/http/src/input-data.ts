@@ -6,7 +6,7 @@ import { loadUpload } from './upload-storage';
 
 type Fields = Record<string, unknown>;
 
-/** Case-insensitive view of a flat record: exact key first, then any case (COMPAT.md §3). */
+/** Case-insensitive view of a flat record: exact key first, then any case (docs/api/vault.md, "INPUT_DATA"). */
 export function lookup(record: Fields | undefined, name: string): unknown {
   if (!record) return undefined;
   if (Object.prototype.hasOwnProperty.call(record, name)) return record[name];

@@ -1,5 +1,5 @@
 /**
- * INPUT_DATA as real clients send it (COMPAT §3). Strict JSON first; otherwise a tolerant
+ * INPUT_DATA as real clients send it (docs/api/vault.md, "INPUT_DATA"). Strict JSON first; otherwise a tolerant
  * reading that accepts single-quoted strings, unquoted keys and values, Python's True,
  * False and None, and trailing commas. It never evaluates code.
  *

@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 
-/** Which response layout a controller speaks (COMPAT.md §4). */
+/** Which response layout a controller speaks (docs/api/vault.md, "Envelopes"). */
 export type Layout = 'vaultA' | 'vaultB' | 'pki';
 
 export interface OperationOptions {

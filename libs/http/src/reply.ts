@@ -26,7 +26,18 @@ export class FileReply {
   ) {}
 }
 
-/** A plain-text answer (revoke). */
+/** A plain-text answer (revoke; /metrics, whose refusals carry their HTTP status for scrapers). */
 export class TextReply {
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    readonly httpStatus = 200,
+  ) {}
+}
+
+/** A plain JSON body with its own HTTP status, no envelope (/health, which load balancers read by status). */
+export class JsonReply {
+  constructor(
+    readonly body: Record<string, unknown>,
+    readonly httpStatus = 200,
+  ) {}
 }

@@ -22,11 +22,11 @@ export function requestNote(res: object): RequestNote {
 /** From the envelope's own status text (Success, SUCCESS, Failed...) and the HTTP status. */
 export function noteAnswer(res: object, httpStatus: number, envelopeStatus: string | undefined, errorId?: string): void {
   const note = requestNote(res);
-  note.outcome = httpStatus >= 500 ? 'error' : httpStatus === 404 ? 'not_found' : /^fail/i.test(envelopeStatus ?? '') ? 'failed' : 'success';
+  note.outcome = httpStatus >= 500 ? 'error' : httpStatus === 404 ? 'not_found' : httpStatus >= 400 || /^fail/i.test(envelopeStatus ?? '') ? 'failed' : 'success';
   if (errorId) note.errorId = errorId;
 }
 
-/** The status text of any of the three layouts (COMPAT.md §4). */
+/** The status text of any of the three layouts (docs/api/vault.md, "Envelopes"). */
 export function envelopeStatus(body: unknown): string | undefined {
   const b = body as { operation?: { result?: Result }; result?: Result } | undefined;
   const result = b?.operation?.result ?? b?.result;

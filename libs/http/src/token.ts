@@ -2,7 +2,7 @@ import { lookup } from './input-data';
 import { ParsedRequest } from './request-body.middleware';
 
 /**
- * Every token carrier of COMPAT.md §2: AUTHTOKEN / APP_AUTHTOKEN as header (any case),
+ * Every token carrier of docs/api/vault.md, "The token": AUTHTOKEN / APP_AUTHTOKEN as header (any case),
  * query parameter or form field, and the pki trailing path segment.
  */
 export function extractToken(req: ParsedRequest): string | undefined {

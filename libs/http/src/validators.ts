@@ -23,6 +23,16 @@ export function RequiredSecret(max = 4096) {
   );
 }
 
+/** A secret that may be left out (then a default applies), but not sent empty; kept exactly as sent. */
+export function OptionalSecret(max = 4096) {
+  return applyDecorators(
+    IsOptional(),
+    IsNotEmpty({ message: '$property must not be empty' }),
+    IsString({ message: '$property must be text' }),
+    MaxLength(max, { message: `$property must be at most ${max} characters` }),
+  );
+}
+
 export function OptionalText(max = 1000) {
   return applyDecorators(
     IsOptional(),

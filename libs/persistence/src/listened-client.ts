@@ -15,6 +15,18 @@ const logger = new Logger('Database');
 export class ListenedClient extends Client {
   constructor(config?: string | ClientConfig) {
     super(config);
-    this.on('error', (error: Error & { code?: string }) => logger.warn(`Database connection lost: ${error.message}${error.code ? ` (${error.code})` : ''}`));
+    this.on('error', (error: Error & { code?: string }) => {
+      const text = `Database connection lost: ${error.message}${error.code ? ` (${error.code})` : ''}`;
+      // Connections this process closes itself on its way out (its pools, its embedded server) are no news.
+      if (closingOnPurpose) logger.debug(text);
+      else logger.warn(text);
+    });
   }
+}
+
+let closingOnPurpose = false;
+
+/** The process is shutting down: the connections it loses from now on are ones it closes. */
+export function expectDatabaseConnectionsToClose(): void {
+  closingOnPurpose = true;
 }

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, Reflector } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@app/audit';
-import { Authenticator, TokenGuard } from '@app/auth';
+import { Authenticator, ORG_HEADER_SCOPE, TokenGuard } from '@app/auth';
 import { AppConfig, ConfigModule } from '@app/config';
 import { CryptoModule } from '@app/crypto';
 import { GateModule } from '@app/gate';
@@ -21,15 +21,21 @@ export class CoreModule {
       controllers: [MetricsController, OpenApiController],
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot(
-          dataSourceOptions(databaseUrl, config.dbPoolSize, { connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs }),
-        ),
+        // Each service is its own Nest application with its own default data source; forRoot
+        // would record the name in a process-wide registry and warn about `npm start`'s second
+        // service as a duplicate. The async form registers no unnamed data source.
+        TypeOrmModule.forRootAsync({
+          useFactory: () =>
+            dataSourceOptions(databaseUrl, config.dbPoolSize, { connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs }),
+        }),
         CryptoModule,
         AuditModule,
         GateModule,
       ],
       providers: [
         Authenticator,
+        // The vault takes PAM360's orgName header on every operation; the key manager has no such header.
+        { provide: ORG_HEADER_SCOPE, useValue: defaultLayout !== 'pki' },
         LeanRoutes,
         { provide: SERVICE_NAME, useValue: defaultLayout === 'pki' ? 'pki' : 'vault' },
         MetricsService,

@@ -7,3 +7,4 @@ export * from './tls';
 export * from './health.controller';
 export * from './openapi';
 export * from './shutdown';
+export * from './describe-error';

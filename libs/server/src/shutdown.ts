@@ -2,6 +2,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { Server } from 'node:http';
 import { AppConfig } from '@app/config';
 import { Drain } from '@app/observability';
+import { expectDatabaseConnectionsToClose } from '@app/persistence';
 import { DiscoveryService } from '@app/pki/discovery-service';
 
 /**
@@ -14,7 +15,11 @@ import { DiscoveryService } from '@app/pki/discovery-service';
 export async function drainAndClose(apps: INestApplication[], config: AppConfig, logger: Logger): Promise<void> {
   const drains = apps.map((app) => app.get(Drain));
   for (const drain of drains) drain.begin();
-  logger.log(`Draining: /health answers 503; listeners close in ${config.shutdownDelayMs} ms`);
+  const inFlightAtStart = drains.reduce((n, d) => n + d.requestsInFlight, 0);
+  const discoveries = apps.reduce((n, app) => n + (optional(app, DiscoveryService)?.runningCount ?? 0), 0);
+  logger.log(
+    `Draining: /health answers 503; listeners close in ${config.shutdownDelayMs} ms; ${inFlightAtStart} request(s) and ${discoveries} discovery job(s) in flight`,
+  );
   if (config.shutdownDelayMs > 0) await sleep(config.shutdownDelayMs);
 
   const servers = apps.map((app) => app.getHttpServer() as Server);
@@ -27,8 +32,9 @@ export async function drainAndClose(apps: INestApplication[], config: AppConfig,
   }
   for (const server of servers) server.closeAllConnections();
   for (const app of apps) await optional(app, DiscoveryService)?.settle(Math.max(0, deadline - Date.now()));
+  expectDatabaseConnectionsToClose();
   for (const app of apps) await app.close();
-  logger.log('Stopped');
+  logger.log(`Stopped: drained ${inFlightAtStart} request(s) and ${discoveries} discovery job(s)${idle ? '' : ' (some cut at SHUTDOWN_GRACE_MS)'}`);
 }
 
 function optional<T>(app: INestApplication, type: new (...args: never[]) => T): T | undefined {

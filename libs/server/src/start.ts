@@ -2,7 +2,7 @@ import { DynamicModule, INestApplication, Logger } from '@nestjs/common';
 import { createLogger } from '@app/observability';
 import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '@app/config';
-import { runMigrations } from '@app/persistence';
+import { expectDatabaseConnectionsToClose, leaveShutdownSignalsToProcess, runMigrations } from '@app/persistence';
 import { ensureFirstAdmin } from './bootstrap-admin';
 import { createApp } from './create-app';
 import { printFirstAdmin } from './first-admin-notice';
@@ -31,20 +31,31 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
   }
   Logger.overrideLogger(createLogger(config.logFormat, config.logLevel));
   const database = await prepareDatabase(config);
-  const applied = await runMigrations(database.url);
-  if (applied.length) logger.log(`Applied migrations: ${applied.join(', ')}`);
-  const tls = await serverTls(config);
+  leaveShutdownSignalsToProcess();
   const apps: INestApplication[] = [];
-  for (const service of services) {
-    apps.push(await createApp(service.module(config, database.url), config, tls));
-  }
-  for (const app of apps) await app.init();
-  const token = await ensureFirstAdmin(apps[0].get(DataSource), config.dataDir);
-  if (tls) await presentCaIssuedCertificate(apps, config);
-  const scheme = tls ? 'https' : 'http';
-  for (const [i, service] of services.entries()) {
-    await apps[i].listen(service.port(config), config.bindAddress);
-    logger.log(`${service.name} listening on ${scheme}://${config.bindAddress}:${service.port(config)}`);
+  let token: string | undefined;
+  try {
+    const applied = await runMigrations(database.url);
+    if (applied.length) logger.log(`Database schema: applied ${applied.length} migration${applied.length === 1 ? '' : 's'}`);
+    logger.debug(`Applied migrations: ${applied.join(', ') || 'none'}`);
+    const tls = await serverTls(config);
+    for (const service of services) {
+      apps.push(await createApp(service.module(config, database.url), config, tls));
+    }
+    for (const app of apps) await app.init();
+    token = await ensureFirstAdmin(apps[0].get(DataSource), config.dataDir);
+    if (tls) await presentCaIssuedCertificate(apps, config);
+    const scheme = tls ? 'https' : 'http';
+    for (const [i, service] of services.entries()) {
+      await apps[i].listen(service.port(config), config.bindAddress);
+      logger.log(`${service.name} listening on ${scheme}://${config.bindAddress}:${service.port(config)}`);
+    }
+  } catch (error) {
+    // A failed start leaves nothing running behind it: no half-open pools, no embedded server.
+    expectDatabaseConnectionsToClose();
+    for (const app of apps) await app.close().catch(() => undefined);
+    await database.stop?.().catch(() => undefined);
+    throw error;
   }
   if (token && config.logFormat === 'json') {
     // Log shippers keep what they read: the token stays in its file (mode 0600) only.
@@ -58,4 +69,14 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Which setting chose each port, for a start-up failure's message (empty when the configuration is itself wrong). */
+export function startupPorts(): Record<number, string> {
+  try {
+    const config = loadConfig();
+    return { [config.vaultPort]: 'VAULT_PORT', [config.pkiPort]: 'PKI_PORT' };
+  } catch {
+    return {};
+  }
 }

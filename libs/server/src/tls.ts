@@ -38,7 +38,7 @@ export async function serverTls(config: AppConfig): Promise<TlsMaterial | undefi
 
 /**
  * TLS_MODE=self-signed: once the services have booted (and with them our CAs), they present a
- * certificate issued by our internal service CA (COMPAT §1), which no API caller can sign with, kept in DATA_DIR/tls. The bootstrap
+ * certificate issued by our internal service CA (docs/api/vault.md, "Transport"), which no API caller can sign with, kept in DATA_DIR/tls. The bootstrap
  * self-signed certificate only bridges the very first start, before the CAs exist.
  */
 export async function presentCaIssuedCertificate(apps: INestApplication[], config: AppConfig): Promise<void> {
@@ -48,7 +48,12 @@ export async function presentCaIssuedCertificate(apps: INestApplication[], confi
   const dir = join(config.dataDir, 'tls');
   const certFile = join(dir, 'server.crt');
   const keyFile = join(dir, 'server.key');
-  const issuing = new X509Certificate(await authorities.serviceCaCertificatePem());
+  const serviceCaPem = await authorities.serviceCaCertificatePem();
+  const issuing = new X509Certificate(serviceCaPem);
+  // What a client trusts to verify the services (`curl --cacert DATA_DIR/tls/service-ca.crt`),
+  // without fetching it over an unverified connection first.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, 'service-ca.crt'), serviceCaPem.trim() + '\n', { mode: 0o644 });
   let material = existsSync(certFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
   if (!material || !isCurrentAndIssuedBy(material.cert, issuing)) {
     const issued = await authorities.issueServerCertificate([hostname(), 'localhost', '127.0.0.1', '::1']);

@@ -4,7 +4,7 @@ import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, reply } from '@app/http';
 import { AcmeAdminService, AllowedDomainsDto, CreateEabKeyDto } from '@app/pki/acme-service';
 
-/** The documented extra operations that administer ACME (README, "ACME server"). */
+/** The documented extra operations that administer ACME (docs/api/pki.md, "ACME server"). */
 @ApiLayout('pki')
 @Controller('api/pki/restapi')
 export class AcmeAdminController {

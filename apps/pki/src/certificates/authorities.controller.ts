@@ -6,7 +6,7 @@ import {
   CertificateAuthoritiesService, certReplies, CreateCaDto, DeployCertificateDto, DeploymentService, DeploymentTargetDto,
 } from '@app/pki/cert-service';
 
-/** pki-api.md op 37 and the two documented extra operations (the README): createCA, saveDeploymentTarget. */
+/** deployCertificate and two extra operations (docs/api/pki.md): createCA, saveDeploymentTarget. */
 @ApiLayout('pki')
 @Controller('api/pki/restapi')
 export class AuthoritiesController {

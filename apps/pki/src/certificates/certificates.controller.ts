@@ -8,7 +8,7 @@ import {
   CertificatesService, certReplies, NotificationEmailDto, detailsRecord, GetCertificateDto, RevocationService, RevokeCertificateDto,
 } from '@app/pki/cert-service';
 
-/** pki-api.md ops 18-24, 32, 36, 39, 43. */
+/** docs/api/pki.md. */
 @ApiLayout('pki')
 @Controller('api/pki/restapi')
 export class CertificatesController {

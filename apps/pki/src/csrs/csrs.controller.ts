@@ -4,7 +4,7 @@ import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
 import { CertificateRequestDto, certReplies, CsrService, ImportCsrDto, SignCsrDto, SigningService } from '@app/pki/cert-service';
 
-/** pki-api.md ops 28-31. */
+/** docs/api/pki.md. */
 @ApiLayout('pki')
 @Controller('api/pki/restapi')
 export class CsrsController {

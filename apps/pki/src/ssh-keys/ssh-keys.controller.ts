@@ -5,7 +5,7 @@ import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
 import { SecretPath } from '@app/gate';
 import { CreateSshKeyDto, DeleteSshKeyDto, ExportSshKeyDto, ImportSshKeyDto, KeyNameDto, SshOperations } from '@app/pki/ssh-service';
 
-/** SSH keys on the pki service (pki-api.md ops 1, 4-8, 33, 38). */
+/** SSH keys on the pki service (docs/api/pki.md). */
 @ApiLayout('pki')
 @Controller('api/pki/restapi')
 export class SshKeysController {

@@ -4,7 +4,7 @@ import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation } from '@app/http';
 import { AcceptHostKeyDto, ApplyCredentialsDto, AssociateKeyDto, EnumerateUsersDto, SshDiscoveryDto, SshOperations, UserOnResourceDto } from '@app/pki/ssh-service';
 
-/** SSH hosts, their users and key associations on the pki service (pki-api.md ops 2-3, 9-12, 34-35), plus SSH host discovery. */
+/** SSH hosts, their users and key associations on the pki service (docs/api/pki.md), plus SSH host discovery. */
 @ApiLayout('pki')
 @Controller('api/pki/restapi')
 export class SshResourcesController {

@@ -33,6 +33,13 @@ export class UserGroupsService {
     return rows.length > 0;
   }
 
+  /** A group of the organisation by name (any case), or a Failed answer naming it. */
+  async requireByName(orgId: number, name: string): Promise<{ id: number; name: string }> {
+    const [group] = await this.dataSource.query('SELECT id, name FROM user_groups WHERE org_id = $1 AND name_key = lower($2)', [orgId, name.trim()]);
+    if (!group) throw AppError.notFound(`No user group named ${name.trim().slice(0, 100)} found`);
+    return group;
+  }
+
   /** A group of the organisation by id, or the same answer as a missing one. */
   async require(orgId: number, groupId: number): Promise<{ id: number; name: string }> {
     const [group] = await this.dataSource.query('SELECT id, name FROM user_groups WHERE id = $1 AND org_id = $2', [groupId, orgId]);

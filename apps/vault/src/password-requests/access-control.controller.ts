@@ -6,7 +6,7 @@ import { parseId } from '../common/ids';
 import { AccessControlDto } from './access-control.dto';
 import { AccessControlService } from './access-control.service';
 
-/** The extra operation (README): password access control of a resource or one account. */
+/** The extra operation (docs/api/vault.md, "Password access control"): password access control of a resource or one account. */
 @ApiLayout('vaultA')
 @Controller('restapi/json/v1/resources')
 export class AccessControlController {

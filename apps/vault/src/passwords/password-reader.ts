@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor } from '@app/audit';
-import { actorOf, AuthedRequest, Authenticator, CALLER_COLUMNS, CALLER_FROM, CallerRow, Permission, ROLE_PERMISSIONS } from '@app/auth';
+import { actorOf, AuthedRequest, Authenticator, CALLER_COLUMNS, CALLER_FROM, CallerRow, orgHeader, Permission, ROLE_PERMISSIONS } from '@app/auth';
 import { hashToken } from '@app/crypto';
 import { ACCOUNT_USE_RULES, AccountSecretGate, CALLER_GATE_COLUMNS, decisionAuditCte, decisionCtes } from '@app/gate';
 import { AppError, clientIp, ErrorCode, extractToken, reply, Reply } from '@app/http';
@@ -73,6 +73,12 @@ export class PasswordReader {
   async readAsCaller(req: AuthedRequest, resourceId: number, accountId: number, reason = '', ticketId = ''): Promise<Reply> {
     const token = extractToken(req);
     if (!token) return this.authenticator.refuseUnknown(req);
+    // The one statement decides in the caller's own organisation; orgName may move the caller
+    // elsewhere (or be refused), which only the Authenticator decides.
+    if (orgHeader(req)?.trim()) {
+      req.actor = await this.authenticator.authenticate(req, Permission.PasswordRetrieve);
+      return this.read(req.actor, resourceId, accountId, reason, ticketId);
+    }
     const rows = await preparedArrays<ReadRow>(pgPool(this.dataSource), 'read_password_as_caller', READ_AS_CALLER, [
       hashToken(token),
       RETRIEVE_ROLES,

@@ -5,10 +5,10 @@ import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
 import { SecretPath } from '@app/gate';
 import {
   AddCertificateDto, CertificateExportService, CertificateListDto, CertificateRequestDto, CertificateSelectorDto,
-  CertificatesService, certReplies, NotificationEmailDto, CsrService, endpointRecord, GetCertificateDto,
+  CertificatesService, certReplies, NotificationEmailDto, CsrService, endpointRecord, GetCertificateDto, SignCsrDto, SigningService,
 } from '@app/pki/cert-service';
 
-/** The vault's certificate subset on prefix B (vault-api.md ops 31-37, 40, 41), same domain as the pki service. */
+/** The vault's certificate subset on prefix B (docs/api/vault.md, prefix B, and PAM360's signCSR), same domain as the pki service. */
 @ApiLayout('vaultB')
 @Controller('api/pki/restapi')
 export class VaultCertificatesController {
@@ -16,6 +16,7 @@ export class VaultCertificatesController {
     private readonly certs: CertificatesService,
     private readonly exports: CertificateExportService,
     private readonly csrs: CsrService,
+    private readonly signing: SigningService,
   ) {}
 
   @Get('getCertificate')
@@ -87,5 +88,11 @@ export class VaultCertificatesController {
   @Operation('CreateCertificate', Permission.PkiManage)
   async create(@CurrentActor() actor: Actor, @Input(CertificateRequestDto) dto: CertificateRequestDto) {
     return certReplies.created(await this.certs.createSelfSigned(actor, dto));
+  }
+
+  @Post('signCSR')
+  @Operation('SignCSR', Permission.PkiManage)
+  async sign(@CurrentActor() actor: Actor, @Input(SignCsrDto) dto: SignCsrDto) {
+    return certReplies.signed(await this.signing.sign(actor, dto));
   }
 }

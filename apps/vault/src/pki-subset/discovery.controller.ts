@@ -10,10 +10,11 @@ import {
   RangeDiscoveryDto,
   SingleDiscoveryDto,
 } from '@app/pki/discovery-service';
+import { hostsAtTopLevel } from './discovery-layout';
 
 /**
- * vault-api.md ops 38, 39 on prefix B: the same discovery as the pki service; the
- * per-host entries sit at the top level of the answer (COMPAT.md §4).
+ * docs/api/vault.md, prefix B: the same discovery as the pki service; the per-host entries
+ * sit at the top level of the answer, and under `details` too (hostsAtTopLevel).
  */
 @ApiLayout('vaultB')
 @Controller('api/pki/restapi')
@@ -23,18 +24,18 @@ export class VaultDiscoveryController {
   @Post('sslCertSingleDiscovery')
   @Operation('Get SSL Discovery', Permission.PkiManage)
   async single(@CurrentActor() actor: Actor, @Input(SingleDiscoveryDto) dto: SingleDiscoveryDto) {
-    return discoveryReply(await this.discovery.single(actor, dto));
+    return hostsAtTopLevel(discoveryReply(await this.discovery.single(actor, dto)));
   }
 
   @Post('sslCertRangeDiscovery')
   @Operation('Get SSL Discovery', Permission.PkiManage)
   async range(@CurrentActor() actor: Actor, @Input(RangeDiscoveryDto) dto: RangeDiscoveryDto) {
-    return discoveryReply(await this.discovery.range(actor, dto));
+    return hostsAtTopLevel(discoveryReply(await this.discovery.range(actor, dto)));
   }
 
   @Get('getDiscoveryStatus')
   @Operation('GetDiscoveryStatus', Permission.PkiRead)
   async status(@CurrentActor() actor: Actor, @Input(DiscoveryStatusDto) dto: DiscoveryStatusDto) {
-    return discoveryStatusReply(await this.discovery.status(actor, dto.jobId));
+    return hostsAtTopLevel(discoveryStatusReply(await this.discovery.status(actor, dto.jobId)));
   }
 }

@@ -7,7 +7,7 @@ import {
   AcceptHostKeyDto, AssociateKeyDto, CreateSshKeyDto, DeleteSshKeyDto, ExportSshKeyDto, ImportSshKeyDto, KeyNameDto, SshOperations, UserOnResourceDto,
 } from '@app/pki/ssh-service';
 
-/** The vault's SSH subset on prefix B (vault-api.md ops 24-30, 47-49), same domain as the pki service. */
+/** The vault's SSH subset on prefix B (docs/api/vault.md, prefix B), same domain as the pki service. */
 @ApiLayout('vaultB')
 @Controller('api/pki/restapi')
 export class VaultSshKeysController {

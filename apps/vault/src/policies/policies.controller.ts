@@ -2,7 +2,7 @@ import { Controller, Get, Post, Req } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, ParsedRequest, readInputData } from '@app/http';
-import { GeneratePasswordDto } from './policy.dto';
+import { GeneratePasswordDto, ValidatePasswordDto } from './policy.dto';
 import { PoliciesService } from './policies.service';
 
 @ApiLayout('vaultA')
@@ -14,6 +14,12 @@ export class PoliciesController {
   @Operation('GENERATE PASSWORD', Permission.ResourceRead)
   generate(@CurrentActor() actor: Actor, @Input(GeneratePasswordDto) dto: GeneratePasswordDto) {
     return this.policies.generate(actor, dto.POLICY);
+  }
+
+  @Post('passwords/validate')
+  @Operation('VALIDATE PASSWORD', Permission.ResourceRead)
+  validate(@CurrentActor() actor: Actor, @Input(ValidatePasswordDto) dto: ValidatePasswordDto) {
+    return this.policies.validate(actor, dto.password, dto.passwordPolicy);
   }
 
   @Get('passwordpolicies')

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, AuditWriter } from '@app/audit';
-import { BUILTIN_POLICIES, findBuiltinPolicy, generatePassword, parsePolicyInput, PasswordPolicy, PolicyError, policyProblems } from '@app/crypto';
-import { AppError, listReply, reply, Reply } from '@app/http';
+import { BUILTIN_POLICIES, complianceProblems, findBuiltinPolicy, generatePassword, parsePolicyInput, PasswordPolicy, PolicyError, policyProblems } from '@app/crypto';
+import { AppError, ErrorCode, listReply, reply, Reply } from '@app/http';
 import { PasswordPolicyRow } from '@app/persistence';
 import { insertPolicy } from './policy-store';
 
@@ -56,6 +56,18 @@ export class PoliciesService {
   async generate(actor: Actor, name: string | undefined): Promise<Reply> {
     const policy = await this.require(actor.orgId, name ?? BUILTIN_POLICIES[0].name, 'POLICY');
     return reply('Password generated successfully', { PASSWORD: generatePassword(policy) });
+  }
+
+  /**
+   * PAM360's password validation: message `Valid` (clients compare it), or Failed with the
+   * policy's reasons in the message and Details.REASONS. The password is neither stored nor
+   * audited: it is checked against rules, not against any secret.
+   */
+  async validate(actor: Actor, password: string, policyName: string | undefined): Promise<Reply> {
+    const policy = await this.require(actor.orgId, policyName ?? BUILTIN_POLICIES[0].name, 'passwordPolicy');
+    const problems = complianceProblems(policy, password);
+    if (problems.length) throw new AppError(ErrorCode.InvalidInput, problems.join('; '), { PASSWORDPOLICY: policy.name, REASONS: problems });
+    return reply('Valid', { PASSWORDPOLICY: policy.name });
   }
 }
 

@@ -4,14 +4,18 @@ import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, ParsedRequest, readField } from '@app/http';
 import { parseId } from '../common/ids';
 import { parseGroupInput } from './group-criteria';
-import { GroupMembersDto, ShareGroupDto } from './resource-group.dto';
+import { BulkShareGroupsDto, GroupMembersDto, ResourceGroupListDto, ShareGroupDto } from './resource-group.dto';
+import { ResourceGroupReader } from './resource-group-reader';
 import { ResourceGroupsService } from './resource-groups.service';
 
-/** Op 50 (CREATE RESOURCE GROUP) and the extensions that list, fill, share and delete groups. */
+/** Op 50 (CREATE RESOURCE GROUP) and the extensions (ours and PAM360's) that list, fill, share and delete groups. */
 @ApiLayout('vaultA')
 @Controller('restapi/json/v1/resourcegroup')
 export class ResourceGroupsController {
-  constructor(private readonly groups: ResourceGroupsService) {}
+  constructor(
+    private readonly groups: ResourceGroupsService,
+    private readonly reader: ResourceGroupReader,
+  ) {}
 
   @Post()
   @Operation('CREATE RESOURCE GROUP', Permission.ResourceGroupManage)
@@ -21,8 +25,27 @@ export class ResourceGroupsController {
 
   @Get()
   @Operation('GET RESOURCE GROUPS', Permission.ResourceRead)
-  list(@CurrentActor() actor: Actor) {
-    return this.groups.list(actor);
+  list(@CurrentActor() actor: Actor, @Input(ResourceGroupListDto) query: ResourceGroupListDto) {
+    return this.reader.list(actor, query);
+  }
+
+  // PAM360's form of the same decisions: the group share, then the membership changes.
+  @Put('share')
+  @Operation('SHARE RESOURCE GROUP', Permission.ResourceGroupManage)
+  shareMany(@CurrentActor() actor: Actor, @Input(BulkShareGroupsDto) dto: BulkShareGroupsDto) {
+    return this.groups.shareMany(actor, dto);
+  }
+
+  @Post(':gid/associateResources')
+  @Operation('ASSOCIATE RESOURCES', Permission.ResourceGroupManage)
+  associate(@CurrentActor() actor: Actor, @Param('gid') gid: string, @Input(GroupMembersDto) dto: GroupMembersDto) {
+    return this.groups.addResources(actor, parseId(gid, 'resource group id'), dto.RESOURCEIDS);
+  }
+
+  @Post([':gid/disassociateResources', ':gid/dissociateResources'])
+  @Operation('DISASSOCIATE RESOURCES', Permission.ResourceGroupManage)
+  disassociate(@CurrentActor() actor: Actor, @Param('gid') gid: string, @Input(GroupMembersDto) dto: GroupMembersDto) {
+    return this.groups.removeResources(actor, parseId(gid, 'resource group id'), dto.RESOURCEIDS);
   }
 
   @Get(':gid/resources')

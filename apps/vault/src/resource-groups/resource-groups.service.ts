@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, listReply, reply, Reply } from '@app/http';
-import { parseId } from '../common/ids';
+import { parseId, parseIdList } from '../common/ids';
 import { mayEditResourceGroup, resourceVisibleSql, visibilityParams } from '@app/gate';
 import { GroupInput } from './group-criteria';
-import { ShareGroupDto } from './resource-group.dto';
+import { BulkShareGroupsDto, ShareGroupDto } from './resource-group.dto';
 import { resourceListEntry } from '../resources/resources.service';
 
 interface GroupRow {
@@ -51,32 +51,9 @@ export class ResourceGroupsService {
     return reply(`Resource group ${input.name} created successfully`, { RESOURCEGROUPID: String(id) });
   }
 
-  async list(actor: Actor): Promise<Reply> {
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `SELECT g.id, g.name, g.description, g.kind, g.match_mode, g.criteria, g.no_helpdesk_retrieval,
-         (SELECT count(*) FROM resource_group_membership m JOIN resources r ON r.id = m.resource_id
-          WHERE m.group_id = g.id AND ${resourceVisibleSql('r', '$1', '$2', '$3')}) AS n
-       FROM resource_groups g WHERE g.org_id = $1 ORDER BY g.name_key`,
-      visibilityParams(actor),
-    );
-    return listReply(
-      'Resource groups fetched successfully',
-      rows.map((g) => ({
-        RESOURCEGROUPID: String(g.id),
-        RESOURCEGROUPNAME: g.name,
-        DESCRIPTION: g.description,
-        GROUPTYPE: g.kind === 'static' ? 'Static' : 'Dynamic',
-        andor: g.match_mode,
-        CRITERIA: g.criteria,
-        NoHelpDeskRetrieval: String(g.no_helpdesk_retrieval),
-        NOOFRESOURCES: String(g.n),
-      })),
-    );
-  }
-
   /** The group's resources that the caller may see (dynamic groups: matched now). */
   async resources(actor: Actor, groupId: number): Promise<Reply> {
-    const group = await this.find(actor, groupId);
+    const group = await this.find(this.dataSource.manager, actor, groupId);
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       `SELECT r.id, r.name, r.type, r.description, (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id) AS n
        FROM resource_group_membership m JOIN resources r ON r.id = m.resource_id
@@ -90,13 +67,27 @@ export class ResourceGroupsService {
   }
 
   async addResources(actor: Actor, groupId: number, ids: unknown): Promise<Reply> {
-    const resourceIds = parseIdList(ids);
-    const group = await this.find(actor, groupId);
+    const { group, count } = await this.changeMembers(actor, groupId, ids, 'add');
+    return reply(`${count} resource(s) added to the resource group ${group.name}`);
+  }
+
+  async removeResources(actor: Actor, groupId: number, ids: unknown): Promise<Reply> {
+    const { group, count } = await this.changeMembers(actor, groupId, ids, 'remove');
+    return reply(`${count} resource(s) removed from the resource group ${group.name}`);
+  }
+
+  /**
+   * A static group's membership, changed by its creator or a super administrator. A share of
+   * the group reaches every member, so adding a resource hands out access to it; taking one
+   * out lifts the group's NoHelpDeskRetrieval from it: both need full access to each
+   * resource (owner, full share, super admin), and nothing changes unless all have it.
+   */
+  private async changeMembers(actor: Actor, groupId: number, ids: unknown, change: 'add' | 'remove'): Promise<{ group: GroupRow; count: number }> {
+    const resourceIds = parseIdList(ids, 'RESOURCEIDS');
+    const group = await this.find(this.dataSource.manager, actor, groupId);
     if (group.kind !== 'static') throw AppError.invalid(`Resource group ${group.name} is dynamic: resources join it by its criteria`);
     this.mayChange(actor, group);
-    const added = await this.dataSource.transaction(async (m) => {
-      // A share of the group reaches every member, so adding a resource hands out access to
-      // it: only those holding full access to the resource may (owner, full share, super admin).
+    return this.dataSource.transaction(async (m) => {
       const visible: { id: number; name: string; full: boolean }[] = await m.query(
         `SELECT r.id, r.name, ${resourceVisibleSql('r', '$1', '$2', '$3', { atLeast: 'fullaccess' })} AS full
          FROM resources r WHERE r.id = ANY($4::int[]) AND ${resourceVisibleSql('r', '$1', '$2', '$3')}`,
@@ -105,18 +96,26 @@ export class ResourceGroupsService {
       const missing = resourceIds.find((id) => !visible.some((r) => r.id === id));
       if (missing !== undefined) throw AppError.notFound(`No such resource found: ${missing}`);
       const lacking = visible.find((r) => !r.full);
-      if (lacking) throw AppError.forbidden(`You need full access to resource ${lacking.name} to add it to a resource group`);
-      const inserted = await m.query(
-        `INSERT INTO resource_group_members (group_id, resource_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING RETURNING resource_id`,
-        [group.id, resourceIds],
-      );
+      if (lacking) throw AppError.forbidden(`You need full access to resource ${lacking.name} to ${change === 'add' ? 'add it to' : 'remove it from'} a resource group`);
+      const changed: unknown[] =
+        change === 'add'
+          ? await m.query(
+              `INSERT INTO resource_group_members (group_id, resource_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING RETURNING resource_id`,
+              [group.id, resourceIds],
+            )
+          : (await m.query(`DELETE FROM resource_group_members WHERE group_id = $1 AND resource_id = ANY($2::int[]) RETURNING resource_id`, [group.id, resourceIds]))[0];
       await this.audit.record(
-        { category: 'Resource', operation: AuditOperation.ResourceGroupModified, actor, target: group.name, description: `added ${visible.map((r) => r.name).join(', ')}`.slice(0, 2000) },
+        {
+          category: 'Resource',
+          operation: AuditOperation.ResourceGroupModified,
+          actor,
+          target: group.name,
+          description: `${change === 'add' ? 'added' : 'removed'} ${visible.map((r) => r.name).join(', ')}`.slice(0, 2000),
+        },
         m,
       );
-      return inserted.length as number;
+      return { group, count: changed.length };
     });
-    return reply(`${added} resource(s) added to the resource group ${group.name}`);
   }
 
   /**
@@ -124,25 +123,54 @@ export class ResourceGroupsService {
    * super administrator (who sees every resource of the organisation) may share a group.
    */
   async share(actor: Actor, groupId: number, dto: ShareGroupDto): Promise<Reply> {
-    const group = await this.find(actor, groupId);
-    if (!actor.isSuperAdmin) throw AppError.forbidden('Only a super administrator can share a resource group');
-    const target = await this.shareTarget(actor, dto);
-    const access = dto.ACCESSTYPE === 'read' ? 'view' : dto.ACCESSTYPE;
-    await this.dataSource.transaction(async (m) => {
-      await m.query(`DELETE FROM shares WHERE resource_group_id = $1 AND ${target.column} = $2`, [group.id, target.id]);
-      if (access !== 'revoke') {
-        await m.query(`INSERT INTO shares (resource_group_id, ${target.column}, access_type) VALUES ($1, $2, $3)`, [group.id, target.id, access]);
-      }
-      await this.audit.record(
-        { category: 'Resource', operation: AuditOperation.ResourceGroupShared, actor, target: group.name, description: `${access} for ${target.label}` },
-        m,
-      );
-    });
+    const { group, access } = await this.dataSource.transaction((m) => this.shareIn(m, actor, groupId, dto));
     return reply(access === 'revoke' ? `Sharing of resource group ${group.name} revoked` : `Resource group ${group.name} shared successfully`);
   }
 
+  /**
+   * PAM360's PUT /resourcegroup/share: every group to every user and user group named, each
+   * pair decided and audited as one PUT .../{gid}/share, all in one transaction (one refusal
+   * and nothing is shared).
+   */
+  async shareMany(actor: Actor, dto: BulkShareGroupsDto): Promise<Reply> {
+    // Groups are locked in id order, so two overlapping bulk shares cannot deadlock.
+    const groupIds = parseIdList(dto.resourceGroupIds, 'resourceGroupIds').sort((a, b) => a - b);
+    const userIds = dto.userIds === undefined ? [] : parseIdList(dto.userIds, 'userIds');
+    const userGroupIds = dto.userGroupIds === undefined ? [] : parseIdList(dto.userGroupIds, 'userGroupIds');
+    if (!userIds.length && !userGroupIds.length) throw AppError.invalid('Give userIds or userGroupIds');
+    const grantees: Pick<ShareGroupDto, 'USERID' | 'USERGROUPID'>[] = [
+      ...userIds.map((id) => ({ USERID: String(id) })),
+      ...userGroupIds.map((id) => ({ USERGROUPID: String(id) })),
+    ];
+    const access = await this.dataSource.transaction(async (m) => {
+      let done: string = dto.accessType;
+      for (const groupId of groupIds) {
+        for (const grantee of grantees) done = (await this.shareIn(m, actor, groupId, { ACCESSTYPE: dto.accessType, ...grantee })).access;
+      }
+      return done;
+    });
+    const count = `${groupIds.length} resource group(s)`;
+    return reply(access === 'revoke' ? `Sharing of ${count} revoked` : `${count} shared successfully`);
+  }
+
+  private async shareIn(m: EntityManager, actor: Actor, groupId: number, dto: ShareGroupDto): Promise<{ group: GroupRow; access: string }> {
+    const group = await this.find(m, actor, groupId, true);
+    if (!actor.isSuperAdmin) throw AppError.forbidden('Only a super administrator can share a resource group');
+    const target = await this.shareTarget(m, actor, dto);
+    const access = dto.ACCESSTYPE === 'read' ? 'view' : dto.ACCESSTYPE;
+    await m.query(`DELETE FROM shares WHERE resource_group_id = $1 AND ${target.column} = $2`, [group.id, target.id]);
+    if (access !== 'revoke') {
+      await m.query(`INSERT INTO shares (resource_group_id, ${target.column}, access_type) VALUES ($1, $2, $3)`, [group.id, target.id, access]);
+    }
+    await this.audit.record(
+      { category: 'Resource', operation: AuditOperation.ResourceGroupShared, actor, target: group.name, description: `${access} for ${target.label}` },
+      m,
+    );
+    return { group, access };
+  }
+
   async remove(actor: Actor, groupId: number): Promise<Reply> {
-    const group = await this.find(actor, groupId);
+    const group = await this.find(this.dataSource.manager, actor, groupId);
     this.mayChange(actor, group);
     await this.dataSource.transaction(async (m) => {
       await m.query('DELETE FROM resource_groups WHERE id = $1', [group.id]);
@@ -153,18 +181,18 @@ export class ResourceGroupsService {
 
   /** The group of the caller's organisation; else Failed as not found. */
   findInOrganisation(actor: Actor, groupId: number): Promise<{ id: number; name: string }> {
-    return this.find(actor, groupId);
+    return this.find(this.dataSource.manager, actor, groupId);
   }
 
   /** The group, when the caller may change it (its creator or a super administrator); else Failed naming why. */
   async findChangeable(actor: Actor, groupId: number): Promise<{ id: number; name: string }> {
-    const group = await this.find(actor, groupId);
+    const group = await this.find(this.dataSource.manager, actor, groupId);
     this.mayChange(actor, group);
     return group;
   }
 
-  private async find(actor: Actor, groupId: number): Promise<GroupRow> {
-    const [group] = await this.dataSource.query('SELECT id, name, kind, created_by FROM resource_groups WHERE id = $1 AND org_id = $2', [
+  private async find(m: EntityManager, actor: Actor, groupId: number, lock = false): Promise<GroupRow> {
+    const [group] = await m.query(`SELECT id, name, kind, created_by FROM resource_groups WHERE id = $1 AND org_id = $2${lock ? ' FOR UPDATE' : ''}`, [
       groupId,
       actor.orgId,
     ]);
@@ -178,27 +206,19 @@ export class ResourceGroupsService {
     }
   }
 
-  private async shareTarget(actor: Actor, dto: ShareGroupDto): Promise<{ column: 'user_id' | 'user_group_id'; id: number; label: string }> {
+  private async shareTarget(m: EntityManager, actor: Actor, dto: Pick<ShareGroupDto, 'USERID' | 'USERGROUPID'>): Promise<{ column: 'user_id' | 'user_group_id'; id: number; label: string }> {
     if (!!dto.USERID === !!dto.USERGROUPID) throw AppError.invalid('Give either USERID or USERGROUPID');
     if (dto.USERID) {
       const id = parseId(dto.USERID, 'USERID');
-      const [user] = await this.dataSource.query('SELECT username FROM users WHERE id = $1 AND org_id = $2', [id, actor.orgId]);
+      const [user] = await m.query('SELECT username FROM users WHERE id = $1 AND org_id = $2', [id, actor.orgId]);
       if (!user) throw AppError.notFound('No such user found');
       return { column: 'user_id', id, label: `user ${user.username}` };
     }
     const id = parseId(dto.USERGROUPID, 'USERGROUPID');
-    const [group] = await this.dataSource.query('SELECT name FROM user_groups WHERE id = $1 AND org_id = $2', [id, actor.orgId]);
+    const [group] = await m.query('SELECT name FROM user_groups WHERE id = $1 AND org_id = $2', [id, actor.orgId]);
     if (!group) throw AppError.notFound('No such user group found');
     return { column: 'user_group_id', id, label: `user group ${group.name}` };
   }
-}
-
-function parseIdList(value: unknown): number[] {
-  const items = Array.isArray(value) ? value : typeof value === 'string' || typeof value === 'number' ? String(value).split(',') : [];
-  const ids = items.map((v) => String(v).trim()).filter(Boolean);
-  if (ids.length === 0) throw AppError.invalid('RESOURCEIDS is required (a list of resource ids)');
-  if (ids.length > 1000) throw AppError.invalid('RESOURCEIDS may list at most 1000 resources');
-  return [...new Set(ids.map((id) => parseId(id, 'RESOURCEIDS entry')))];
 }
 
 function describe(input: GroupInput): string {

@@ -27,6 +27,9 @@ export const KNOWN_RESOURCE_TYPES = [
   ...SPECIAL_TYPES,
 ] as const;
 
+/** The type of a resource created without RESOURCETYPE (PAM360: the server's default type). */
+export const DEFAULT_RESOURCE_TYPE = 'Linux';
+
 /** The known spelling of a type (matched ignoring case), or the text as sent. */
 export function canonicalType(type: string): string {
   const wanted = type.trim().toLowerCase();

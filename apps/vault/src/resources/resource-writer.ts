@@ -11,7 +11,8 @@ import { CustomFieldInput, insertCustomFields, isFileField, mergeCustomFields, p
 import { resolveOwner } from './owner';
 import { CreateResourceDto, EditResourceDto } from './resource.dto';
 import { joinStaticGroup } from './resource-groups';
-import { canonicalType, checkTypeChange, isFileType } from './resource-types';
+import { NewAccount, newAccountOf } from './new-account';
+import { canonicalType, checkTypeChange, DEFAULT_RESOURCE_TYPE, isFileType } from './resource-types';
 import { AccountSecretGate, guardMembershipMoves, PASSWORD_CONTEXT, withMoves } from '@app/gate';
 import { pgPool, prepared } from '@app/persistence';
 
@@ -37,7 +38,7 @@ export class ResourceWriter {
   ) {}
 
   async create(actor: Actor, dto: CreateResourceDto, file: Express.Multer.File | undefined, req?: ParsedRequest): Promise<Reply> {
-    const type = canonicalType(dto.RESOURCETYPE);
+    const type = canonicalType(dto.RESOURCETYPE || DEFAULT_RESOURCE_TYPE);
     if (file && !isFileType(type)) {
       throw AppError.invalid(`A file can only be stored in a File Store or License Store resource, not in ${type}`);
     }
@@ -48,10 +49,11 @@ export class ResourceWriter {
     const accountFiles = accountFields.map(filePart);
     const resourcePolicy = await this.policies.require(actor.orgId, dto.RESOURCEPASSWORDPOLICY ?? DEFAULT_POLICY_NAME, 'RESOURCEPASSWORDPOLICY');
     const accountPolicy = dto.ACCOUNTPASSWORDPOLICY ? await this.policies.require(actor.orgId, dto.ACCOUNTPASSWORDPOLICY, 'ACCOUNTPASSWORDPOLICY') : resourcePolicy;
-    const verdict = verdictOf(accountPolicy, accountPolicy.name, dto.PASSWORD);
-    const alone = !file && !resourceFields.length && !accountFields.length && !dto.OWNERNAME && !dto.RESOURCEGROUPNAME;
+    const account = newAccountOf(dto, accountPolicy, accountFields.length ? 'ACCOUNTCUSTOMFIELD' : file ? 'A file' : undefined);
+    const verdict = account && verdictOf(accountPolicy, accountPolicy.name, account.password);
+    const alone = account && verdict && !file && !resourceFields.length && !accountFields.length && !dto.OWNERNAME && !dto.RESOURCEGROUPNAME;
     if (alone) {
-      await this.createAlone(actor, dto, type, resourcePolicy.name, verdict);
+      await this.createAlone(actor, dto, account, type, resourcePolicy.name, verdict);
       return reply(`Resource ${dto.RESOURCENAME} has been added successfully`);
     }
     await this.dataSource.transaction(async (m) => {
@@ -66,14 +68,17 @@ export class ResourceWriter {
           dto.RESOURCEURL ?? '', dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy.name,
         ],
       );
-      const [account] = await m.query(
-        `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at, compliance_policy, compliance_problems)
-         VALUES ($1, $2, lower($2), $3, $4, $5, now(), $4, $6) RETURNING id`,
-        [resource.id, dto.ACCOUNTNAME, dto.NOTES ?? '', verdict.policy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT), verdict.problems],
-      );
+      const [created] = account && verdict
+        ? await m.query(
+            `INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at, compliance_policy, compliance_problems)
+             VALUES ($1, $2, lower($2), $3, $4, $5, now(), $4, $6) RETURNING id`,
+            [resource.id, account.name, dto.NOTES ?? '', verdict.policy, this.keyring.seal(account.password, PASSWORD_CONTEXT), verdict.problems],
+          )
+        : [undefined];
       await this.storeCustomFields(m, resource.id, null, resourceFields, resourceFiles);
-      await this.storeCustomFields(m, resource.id, account.id, accountFields, accountFiles);
-      if (file) await storeFile(m, this.keyring, { resourceId: resource.id, accountId: account.id }, file);
+      // newAccountOf refused account fields and a file without an account.
+      if (created) await this.storeCustomFields(m, resource.id, created.id, accountFields, accountFiles);
+      if (file && created) await storeFile(m, this.keyring, { resourceId: resource.id, accountId: created.id }, file);
       // Created under another owner, the creator keeps full access through a share.
       if (owner.id !== actor.id) {
         await m.query(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, 'fullaccess')`, [resource.id, actor.id]);
@@ -86,8 +91,8 @@ export class ResourceWriter {
           actor,
           resourceId: resource.id,
           resourceName: dto.RESOURCENAME,
-          accountId: account.id,
-          accountName: dto.ACCOUNTNAME,
+          accountId: created?.id ?? null,
+          accountName: account?.name ?? '',
           description: [
             owner.id !== actor.id ? `owner ${owner.username}` : '',
             dto.RESOURCEGROUPNAME ? `group ${dto.RESOURCEGROUPNAME}` : '',
@@ -104,17 +109,17 @@ export class ResourceWriter {
    * The usual creation (the caller owns it, no custom fields, file or group): resource,
    * account and audit row in one statement, so one round trip and no transaction around it.
    */
-  private async createAlone(actor: Actor, dto: CreateResourceDto, type: string, resourcePolicy: string, verdict: ComplianceVerdict): Promise<void> {
+  private async createAlone(actor: Actor, dto: CreateResourceDto, account: NewAccount, type: string, resourcePolicy: string, verdict: ComplianceVerdict): Promise<void> {
     const created = await prepared<{ resource_id: number }>(pgPool(this.dataSource), 'resource_create_alone', CREATE_ALONE, [
       actor.orgId, actor.id, dto.RESOURCENAME, type, dto.RESOURCEDESCRIPTION ?? '', dto.DNSNAME ?? '', dto.RESOURCEURL ?? '',
       dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy,
-      dto.ACCOUNTNAME, verdict.policy, this.keyring.seal(dto.PASSWORD, PASSWORD_CONTEXT), verdict.problems,
+      account.name, verdict.policy, this.keyring.seal(account.password, PASSWORD_CONTEXT), verdict.problems,
       ...auditValues({
         category: 'Resource',
         operation: AuditOperation.ResourceCreated,
         actor,
         resourceName: dto.RESOURCENAME,
-        accountName: dto.ACCOUNTNAME,
+        accountName: account.name,
         description: '',
       }),
     ]);

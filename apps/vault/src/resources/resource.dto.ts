@@ -1,13 +1,15 @@
 import { IsArray, IsOptional } from 'class-validator';
-import { OptionalText, RequiredSecret, RequiredText } from '@app/http';
+import { OneOf, OptionalInteger, OptionalSecret, OptionalText, RequiredText } from '@app/http';
+import { VIEW_TYPES } from './resource-search';
 
 const CUSTOM_FIELDS_MESSAGE = (field: string) => `${field} must be a list of {CUSTOMLABEL, CUSTOMVALUE}`;
 
+/** Op 6 as PAM360 takes it: only RESOURCENAME is required (see newAccountOf and DEFAULT_RESOURCE_TYPE). */
 export class CreateResourceDto {
   @RequiredText(255) RESOURCENAME!: string;
-  @RequiredText(255) ACCOUNTNAME!: string;
-  @RequiredText(100) RESOURCETYPE!: string;
-  @RequiredSecret() PASSWORD!: string;
+  @OptionalText(255) ACCOUNTNAME?: string;
+  @OptionalText(100) RESOURCETYPE?: string;
+  @OptionalSecret() PASSWORD?: string;
   @OptionalText(4000) NOTES?: string;
   @OptionalText(2000) RESOURCEURL?: string;
   @OptionalText(4000) RESOURCEDESCRIPTION?: string;
@@ -42,10 +44,16 @@ export class EditResourceDto {
   @OptionalText(200) TICKETID?: string;
 }
 
+/** GET /resources and GET /resources/{rid}/accounts: PAM360's search and paging, all optional. */
 export class ResourceSearchDto {
   @OptionalText(50) SEARCHCOLUMN?: string;
   @OptionalText(255) SEARCHVALUE?: string;
   @OptionalText(50) SEARCHTYPE?: string;
+  @OneOf(VIEW_TYPES) VIEWTYPE?: (typeof VIEW_TYPES)[number];
+  @OptionalInteger(0, 100_000_000) STARTINDEX?: number;
+  @OptionalInteger(1, 100_000) LIMIT?: number;
+  /** A resource group: only its member resources (static list or rule match). */
+  @OptionalInteger(1) GROUPID?: number;
 }
 
 export class ResourceAccountNamesDto {

@@ -75,8 +75,8 @@ export class ResourcesController {
 
   @Get(':rid/accounts')
   @Operation('GET RESOURCE ACCOUNTLIST', Permission.ResourceRead)
-  accounts(@CurrentActor() actor: Actor, @Param('rid') rid: string) {
-    return this.resources.accountList(actor, parseId(rid, 'resource id'));
+  accounts(@CurrentActor() actor: Actor, @Param('rid') rid: string, @Input(ResourceSearchDto) search: ResourceSearchDto) {
+    return this.resources.accountList(actor, parseId(rid, 'resource id'), search);
   }
 
   @Put(':rid')

@@ -21,7 +21,7 @@ import { ResourceWriter } from './resource-writer';
 import { ResourcesController } from './resources.controller';
 import { ResourcesService } from './resources.service';
 
-/** Resources, accounts, passwords, policies, sharing and files (spec ops 1-9, 16-21 and COMPAT §5). */
+/** Resources, accounts, passwords, policies, sharing and files (docs/api/vault.md). */
 @Module({
   controllers: [ResourcesController, AccountsController, PasswordsController, PoliciesController, SharingController, FilesController],
   providers: [

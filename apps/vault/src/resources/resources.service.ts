@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor } from '@app/audit';
-import { AppError, listReply, reply, Reply } from '@app/http';
+import { listReply, reply, Reply } from '@app/http';
 import { findResource, ResourceRow } from '../common/access';
 import { bool } from '../common/format';
 import { resourceVisibleSql, visibilityParams } from '@app/gate';
@@ -10,20 +10,10 @@ import { effectiveAccessControl } from '../password-requests/access-sql';
 import { SettingsService } from '../settings/settings.service';
 import { customFieldsOf } from './custom-fields';
 import { ResourceSearchDto } from './resource.dto';
+import { searchFilters } from './resource-search';
+import { pageOf } from '../common/paging';
 
 export { customFieldsOf } from './custom-fields';
-
-/** SEARCHCOLUMN values clients send, mapped to columns. */
-const SEARCH_COLUMNS: Record<string, string> = {
-  RESOURCENAME: 'r.name',
-  RESOURCEDESCRIPTION: 'r.description',
-  RESOURCETYPE: 'r.type',
-  DNSNAME: 'r.dns_name',
-  DEPARTMENT: 'r.department',
-  LOCATION: 'r.location',
-  RESOURCEURL: 'r.url',
-};
-
 
 /** Reads of resources and their account lists, scoped by "owned by or shared to". */
 @Injectable()
@@ -35,15 +25,7 @@ export class ResourcesService {
 
   async list(actor: Actor, search: ResourceSearchDto): Promise<Reply> {
     const params: unknown[] = visibilityParams(actor);
-    let filter = '';
-    if (search.SEARCHVALUE) {
-      const column = SEARCH_COLUMNS[(search.SEARCHCOLUMN ?? 'RESOURCENAME').toUpperCase()];
-      if (!column) {
-        throw AppError.invalid(`SEARCHCOLUMN must be one of: ${Object.keys(SEARCH_COLUMNS).join(', ')}`);
-      }
-      params.push(`%${search.SEARCHVALUE.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      filter = `AND ${column} ILIKE $4`;
-    }
+    const filter = searchFilters(search, params).map((f) => `AND ${f}`).join(' ');
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       // Where the whole resource is visible every account counts: the per-account test runs
       // only for resources seen through account-level shares.
@@ -53,23 +35,24 @@ export class ResourcesService {
        FROM resources r WHERE ${resourceVisibleSql('r', '$1', '$2', '$3')} ${filter} ORDER BY r.name, r.id`,
       params,
     );
-    return listReply(
-      'Resources fetched successfully',
-      rows.map(resourceListEntry),
-    );
+    return listReply('Resources fetched successfully', pageOf(rows, search.STARTINDEX, search.LIMIT).map(resourceListEntry), rows.length);
   }
 
-  async accountList(actor: Actor, resourceId: number): Promise<Reply> {
+  /** The resource and the accounts of it the caller sees; totalRows counts those matching the search, before paging. */
+  async accountList(actor: Actor, resourceId: number, search: ResourceSearchDto = {}): Promise<Reply> {
     const resource = await this.findVisible(actor, resourceId);
-    const accounts: Record<string, unknown>[] = await this.dataSource.query(
+    const params: unknown[] = [...visibilityParams(actor), resourceId];
+    const filter = searchFilters(search, params, 'a').map((f) => `AND ${f}`).join(' ');
+    const matching: Record<string, unknown>[] = await this.dataSource.query(
       `SELECT a.id, a.name, a.notes, a.password_policy, a.is_favourite, ${inUseSql('a', '$2')} AS in_use,
          coalesce(ac.reason_required, false) AS request_reason
        FROM accounts a JOIN resources r ON r.id = a.resource_id LEFT JOIN ${effectiveAccessControl('a')} ON true
-       WHERE r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })} ORDER BY a.name, a.id`,
-      [...visibilityParams(actor), resourceId],
+       WHERE r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })} ${filter} ORDER BY a.name, a.id`,
+      params,
     );
+    const accounts = pageOf(matching, search.STARTINDEX, search.LIMIT);
     const settings = await this.settings.get(actor.orgId);
-    return reply('Resource details with account list fetched successfully', {
+    const answer = reply('Resource details with account list fetched successfully', {
       ...resourceDetails(resource),
       'RESOURCE OWNER': resource.owner_name,
       'RESOURCE PASSWORD POLICY': resource.password_policy,
@@ -90,6 +73,7 @@ export class ResourcesService {
         IS_TICKETID_REQD_ACW: bool(settings.ticketingEnabled),
       })),
     });
+    return { ...answer, totalRows: matching.length };
   }
 
   /** The resource if the caller may see it; otherwise the same answer as a missing one. */
@@ -112,7 +96,7 @@ export function resourceDetails(resource: ResourceRow): Record<string, string> {
   };
 }
 
-/** A `GET RESOURCES` entry (COMPAT.md §5), from a row with id, name, type, description and n (accounts). */
+/** A `GET RESOURCES` entry (docs/api/vault.md), from a row with id, name, type, description and n (accounts). */
 export function resourceListEntry(r: Record<string, unknown>): Record<string, unknown> {
   return {
     'RESOURCE ID': String(r.id),

@@ -49,6 +49,20 @@ export class UserNameDto {
   @RequiredText(100) USERNAME!: string;
 }
 
+/** PAM360's GET /user/getUserGroupId?USERGROUPNAME= (sibling of op 42). */
+export class UserGroupNameDto {
+  @RequiredText(255) USERGROUPNAME!: string;
+}
+
+/** PAM360's POST /organizations/manage (camelCase inside Details; ids as numbers or strings). */
+export class ManageOrgAccessDto {
+  @IsOptional() userIds?: unknown;
+  @IsOptional() userGroupIds?: unknown;
+  @IsOptional() orgIds?: unknown;
+  @OneOf(['grant', 'revoke'], false) managePermission!: 'grant' | 'revoke';
+  @IsOptional() approvalAdminId?: unknown;
+}
+
 /** Op 44. */
 export class AddToUserGroupDto {
   @RequiredText(100) USERNAME!: string;

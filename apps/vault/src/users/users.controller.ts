@@ -5,10 +5,10 @@ import { ApiLayout, Input, Operation, ParsedRequest } from '@app/http';
 import { parseId } from '../common/ids';
 import { fromPrefixA } from './new-user';
 import { orgHeader } from './org-scope';
-import { AddToUserGroupDto, CreateUserDto, UserNameDto } from './user.dto';
+import { AddToUserGroupDto, CreateUserDto, UserGroupNameDto, UserNameDto } from './user.dto';
 import { UsersService } from './users.service';
 
-/** Prefix A user operations (spec 22, 23, 42-46); the orgName header picks the organisation. */
+/** Prefix A user operations (spec 22, 23, 42-46, PAM360's getUserGroupId); the orgName header picks the organisation. */
 @ApiLayout('vaultA')
 @Controller('restapi/json/v1/user')
 export class UsersController {
@@ -24,6 +24,12 @@ export class UsersController {
   @Operation('get_USERID', Permission.UserManage)
   userId(@CurrentActor() actor: Actor, @Req() req: ParsedRequest, @Input(UserNameDto) dto: UserNameDto) {
     return this.users.userId(actor, orgHeader(req), dto.USERNAME);
+  }
+
+  @Get('getUserGroupId')
+  @Operation('get_USERGROUPID', Permission.UserManage)
+  userGroupId(@CurrentActor() actor: Actor, @Input(UserGroupNameDto) dto: UserGroupNameDto) {
+    return this.users.userGroupId(actor, dto.USERGROUPNAME);
   }
 
   @Delete()

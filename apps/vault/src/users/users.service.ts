@@ -3,11 +3,12 @@ import { hash } from 'bcrypt';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { complianceProblems, DEFAULT_POLICY_NAME } from '@app/crypto';
-import { AppError, reply, Reply } from '@app/http';
+import { AppError, listReply, reply, Reply } from '@app/http';
 import { insertApiUser } from '@app/server';
 import { UserGroupsService } from '../groups/user-groups.service';
 import { PoliciesService } from '../policies/policies.service';
 import { NewUser } from './new-user';
+import { grantedOrgSql } from '@app/auth';
 import { resolveOrg } from './org-scope';
 
 const BCRYPT_COST = 12;
@@ -67,6 +68,27 @@ export class UsersService {
     const orgId = await resolveOrg(this.dataSource, actor, orgName);
     const user = await this.findByName(this.dataSource.manager, orgId, username);
     return reply('User ID fetched successfully', { USERID: String(user.id) });
+  }
+
+  /** The guard has moved the actor into the organisation orgName names. */
+  async userGroupId(actor: Actor, groupName: string): Promise<Reply> {
+    const group = await this.groups.requireByName(actor.orgId, groupName);
+    return reply('User group ID fetched successfully', { USERGROUPID: String(group.id) });
+  }
+
+  /**
+   * The organisations the caller may act in (actorInOrg's rule): its own, and for a user of
+   * the first (provider) organisation every one when a super administrator, else those it
+   * was granted.
+   */
+  async organizations(actor: Actor): Promise<Reply> {
+    const home = actor.homeOrgId ?? actor.orgId;
+    const rows: { id: number; name: string }[] = await this.dataSource.query(
+      `SELECT o.id, o.name FROM organizations o
+       WHERE o.id = $1 OR ($1 = (SELECT min(id) FROM organizations) AND ($2 OR ${grantedOrgSql('o.id', '$3')})) ORDER BY o.id`,
+      [home, actor.isSuperAdmin, actor.id],
+    );
+    return listReply('Organizations fetched successfully', rows.map((o) => ({ orgId: String(o.id), orgName: o.name, displayName: o.name })));
   }
 
   async deleteById(actor: Actor, orgName: string | undefined, userId: number): Promise<Reply> {

@@ -1,6 +1,6 @@
 import { OneOf, OptionalInteger, OptionalText, RequiredText } from '@app/http';
 
-/** createCA: the extra operation that makes a root or intermediate CA (the README). */
+/** createCA: the extra operation that makes a root or intermediate CA (docs/api/pki.md). */
 export class CreateCaDto {
   @RequiredText(100) caName!: string;
   @OneOf(['root', 'intermediate']) caType?: string;

@@ -23,7 +23,7 @@ describe('certificate presentation helpers', () => {
     expect(fileNameFor(cn, suffix)).toBe(expected);
   });
 
-  it('puts the passphrase last in the message (COMPAT.md §6)', () => {
+  it('puts the passphrase last in the message (docs/api/pki.md)', () => {
     expect(passphraseMessage('a.example', 'S3cret').split(' ').pop()).toBe('S3cret');
   });
 

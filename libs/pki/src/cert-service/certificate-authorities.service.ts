@@ -174,7 +174,7 @@ export class CertificateAuthoritiesService {
   }
 
   /**
-   * The services' own HTTPS certificate (COMPAT §1: made by our internal CA at first start):
+   * The services' own HTTPS certificate (docs/api/vault.md, "Transport": made by our internal CA at first start):
    * a new P-256 key and a WebServer certificate from the internal service CA for `names`.
    */
   async issueServerCertificate(names: string[]): Promise<{ certPem: string; keyPem: string; chainPems: string[] }> {

@@ -82,7 +82,7 @@ export function chainOf(row: CertificateRow): string[] {
   return row.chain_pem ? readCertificatePems(row.chain_pem) : [];
 }
 
-/** COMPAT.md §6: the passphrase is the last space-separated word of the message. */
+/** docs/api/pki.md: the passphrase is the last space-separated word of the message. */
 export function passphraseMessage(commonName: string, passphrase: string): string {
   return `Private key passphrase of certificate ${commonName} is ${passphrase}`;
 }

@@ -37,7 +37,7 @@ export function endpointRecord(view: CertificateView): Record<string, unknown> {
   };
 }
 
-/** pki certificate details record (pki-api.md §2). */
+/** pki certificate details record (docs/api/pki.md). */
 export function detailsRecord(view: CertificateView): Record<string, unknown> {
   const { row, details } = view;
   const endpoint = endpointRecord(view);

@@ -73,7 +73,7 @@ export class CertificateRepository {
    * may share a common name: without a serial a certificate the organisation manages
    * (created, signed, imported, ACME) wins over any discovered one, since whoever runs an
    * endpoint chooses what it presents; then the newest (latest notBefore, then the one
-   * added last).
+   * added last), as docs/api/pki.md says.
    */
   async pick(orgId: number, commonName: string, serial?: string, m: EntityManager = this.dataSource.manager): Promise<CertificateRow | undefined> {
     const [row] = await m.query(

@@ -113,7 +113,7 @@ export class CsrService {
   }
 }
 
-/** CSR entry (pki-api.md §2). */
+/** CSR entry (docs/api/pki.md). */
 function csrEntry(row: CsrRow): Record<string, unknown> {
   return {
     CSR_ID: row.id,

@@ -1,4 +1,4 @@
-// The documented discovery limits (the README). Range size, TIMEOUT
+// The documented discovery limits (docs/api/pki.md, "SSL discovery"). Range size, TIMEOUT
 // bounds and the file's target count come from the discovery library.
 export { MAX_RANGE_SIZE, MAX_LIST_TARGETS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, DEFAULT_PORT } from '../discovery';
 

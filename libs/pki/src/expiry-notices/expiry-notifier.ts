@@ -60,7 +60,7 @@ export class ExpiryNotifier implements OnApplicationBootstrap, BeforeApplication
 
   onApplicationBootstrap(): void {
     if (!this.channels.enabled) {
-      this.logger.log('Certificate expiry notices are off (set SMTP_HOST or EXPIRY_WEBHOOK_URL)');
+      this.logger.debug('Certificate expiry notices are off (set SMTP_HOST or EXPIRY_WEBHOOK_URL)');
       return;
     }
     // The first round soon after start, so a restart does not wait a whole interval.

@@ -12,7 +12,7 @@ export function relativeDays(value: Date | string, now = new Date()): string {
   return days === 1 ? '1 day ago' : `${days} days ago`;
 }
 
-/** SSH key record (pki-api.md §2); the vault's entry has no isPassphraseAvailable. */
+/** SSH key record (docs/api/pki.md); the vault's entry has no isPassphraseAvailable. */
 export function sshKeyRecord(row: SshKeyRow, withPassphraseFlag: boolean): Record<string, unknown> {
   return {
     KeyName: row.name,

@@ -6,7 +6,7 @@ export type Schema = Record<string, unknown>;
 /**
  * The JSON Schema (2020-12, as OpenAPI 3.1 uses) of an INPUT_DATA DTO, read from its
  * class-validator metadata: the same rules the INPUT_DATA pipe enforces. Scalars arrive as
- * text as often as JSON values (COMPAT.md §3), so numbers and booleans accept both.
+ * text as often as JSON values (docs/api/vault.md, "INPUT_DATA"), so numbers and booleans accept both.
  */
 export function dtoSchema(dto: Type<object>): Schema {
   const byProperty = new Map<string, { name: string; constraints: unknown[] }[]>();
@@ -43,8 +43,18 @@ function propertySchema(rules: { name: string; constraints: unknown[] }[]): Sche
   const max = rule('max');
   if (max) schema.maximum = max.constraints[0];
   const matches = rule('matches');
-  if (matches && matches.constraints[0] instanceof RegExp) schema.pattern = (matches.constraints[0] as RegExp).source;
-  else if (matches && typeof matches.constraints[0] === 'string') schema.pattern = matches.constraints[0];
+  const pattern = matches && (matches.constraints[0] instanceof RegExp ? (matches.constraints[0] as RegExp).source : matches.constraints[0]);
+  if (typeof pattern === 'string') Object.assign(schema, portablePattern(pattern));
   if (rule('isEmail')) schema.format = 'email';
   return schema;
+}
+
+/**
+ * Unicode property classes (\p{L}) are JavaScript's and not of every regex dialect a client or
+ * validator of the document uses (Python's re refuses them): such a pattern goes under
+ * x-pattern, described in words, instead of the standard `pattern`.
+ */
+function portablePattern(source: string): Schema {
+  if (!/\\[pP]\{/.test(source)) return { pattern: source };
+  return { 'x-pattern': source, description: 'letters and digits of any script, and the other characters of the pattern' };
 }

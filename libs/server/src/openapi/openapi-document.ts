@@ -21,7 +21,7 @@ export function openApiDocument(input: DocumentInput): Record<string, unknown> {
   const used = new Set<string>();
   for (const route of input.routes) {
     const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
-    const operation = operationObject(route, input.defaultLayout, schemas, used);
+    const operation = operationObject(route, input, schemas, used);
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
   }
   return {
@@ -31,7 +31,7 @@ export function openApiDocument(input: DocumentInput): Record<string, unknown> {
       version: input.version,
       description:
         'Generated from the route metadata. Every operation answers HTTP 200 with its envelope, status Success or Failed ' +
-        '(COMPAT.md §4); 500 only for server faults, with an error id. INPUT_DATA is JSON `{"operation":{"Details":{...}}}`, ' +
+        '(docs/api/vault.md, "Envelopes"); 500 only for server faults, with an error id. INPUT_DATA is JSON `{"operation":{"Details":{...}}}`, ' +
         'sent in the query string or as a form field; field names match exactly first, then in any case.',
     },
     paths,
@@ -45,8 +45,8 @@ export function openApiDocument(input: DocumentInput): Record<string, unknown> {
   };
 }
 
-function operationObject(route: CatalogRoute, defaultLayout: Layout, schemas: Record<string, Schema>, used: Set<string>): Record<string, unknown> {
-  const layout = route.layout ?? defaultLayout;
+function operationObject(route: CatalogRoute, input: DocumentInput, schemas: Record<string, Schema>, used: Set<string>): Record<string, unknown> {
+  const layout = route.layout ?? input.defaultLayout;
   const name = route.operation?.name;
   const protocol = route.protocol;
   const op: Record<string, unknown> = {
@@ -63,6 +63,7 @@ function operationObject(route: CatalogRoute, defaultLayout: Layout, schemas: Re
     required: true,
     schema: { type: 'string' },
   }));
+  if (input.service === 'vault' && name && !route.isPublic) parameters.push(ORG_NAME);
   let inputRef: Schema | undefined;
   if (route.input) {
     schemas[route.input.name] ??= dtoSchema(route.input);
@@ -96,6 +97,15 @@ function operationObject(route: CatalogRoute, defaultLayout: Layout, schemas: Re
   };
   return op;
 }
+
+// PAM360's header, honoured on every vault operation (actorInOrg).
+const ORG_NAME = {
+  name: 'orgName',
+  in: 'header',
+  required: false,
+  description: "The organisation to act in, by name; by default the caller's own. Only a super administrator of the first (provider) organisation may name another.",
+  schema: { type: 'string' },
+};
 
 // Routes of standard protocols answer in their own media types, not an envelope.
 const PROTOCOLS: Record<Protocol, { title: string; responses: Record<string, unknown> }> = {
@@ -133,7 +143,7 @@ const RESULT = {
 };
 const CAPITAL_RESULT = { type: 'object', properties: { Status: { type: 'string' }, Message: { type: 'string' } } };
 
-// The three layouts of COMPAT.md §4.
+// The three layouts of docs/api/vault.md, "Envelopes".
 const ENVELOPES: Record<string, Schema> = {
   Envelope_vaultA: {
     type: 'object',
