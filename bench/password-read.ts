@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { hashToken, Keyring, newApiToken, parseKeyMaterial } from '@app/crypto';
 import { helpdeskBlockedSql, resourceVisibleSql, underAccessControlSql } from '@app/gate';
-import { createDataSource, runMigrations } from '@app/persistence';
+import { connectClient, createDataSource, parseDatabaseUrl, runMigrations } from '@app/persistence';
 import { DataSet, seededSets, Target } from './read-data';
 import { benchDatabase, roundsRatio, startServer, stopServer } from './support';
 
@@ -89,14 +89,19 @@ async function generatedSet(): Promise<DataSet> {
 
 /** Each program on one data set, one after the other. */
 async function measure(set: DataSet, suffix: string): Promise<Figures[]> {
-  const env = { DATABASE_URL: set.url, MASTER_KEY: set.masterKey, DB_POOL_SIZE: '20' };
-  const watcher = new Client({ connectionString: set.url });
-  await watcher.connect();
+  const watcher = await connectClient(set.url);
+  // With several hosts in DATABASE_URL (an HA pair), the full server runs twice: on that URL
+  // and on its leader's URL alone, to show what choosing the host costs. The two minimal
+  // programs take one host (pg parses no more).
+  const single = await leaderUrl(set.url, watcher);
+  const programs: [string, string, string][] = PROGRAMS.filter(([n, s]) => (!ONLY || ONLY.some((o) => s.startsWith(o) || n === o)) && (!set.fullOnly || s === 'full-server.js')).map(
+    ([n, s]) => [n, s, s === 'full-server.js' ? set.url : single],
+  );
   const results: Figures[] = [];
   try {
-    const programs = PROGRAMS.filter(([n, s]) => (!ONLY || ONLY.some((o) => s.startsWith(o) || n === o)) && (!set.fullOnly || s === 'full-server.js'));
-    for (const [name, script] of programs) {
-      const { port, child } = await startServer(script, env);
+    if (single !== set.url && programs.some(([, s]) => s === 'full-server.js')) results.push(...(await sideBySide(set, single, watcher)));
+    for (const [name, script, url] of programs) {
+      const { port, child } = await startServer(script, { DATABASE_URL: url, MASTER_KEY: set.masterKey, DB_POOL_SIZE: '20' });
       try {
         const base = `http://127.0.0.1:${port}`;
         await load(base, set.targets, 2); // warm-up: JIT, prepared statements, pool
@@ -120,6 +125,50 @@ async function measure(set: DataSet, suffix: string): Promise<Figures[]> {
     await watcher.end();
   }
   return results;
+}
+
+const ONE_HOST = 'one host: full server';
+const TWO_HOSTS = 'two hosts: full server';
+
+/**
+ * The full server through the multi-host URL and through its leader's URL alone, both at
+ * once, half the connections each: on a shared machine whose load changes by the minute, two
+ * programs measured at the same moment share it, and neither is favoured (each serves as many
+ * requests as its own cost allows).
+ */
+async function sideBySide(set: DataSet, single: string, watcher: Client): Promise<Figures[]> {
+  const env = (url: string) => ({ DATABASE_URL: url, MASTER_KEY: set.masterKey, DB_POOL_SIZE: '20' });
+  const servers = [
+    { name: TWO_HOSTS, ...(await startServer('full-server.js', env(set.url))) },
+    { name: ONE_HOST, ...(await startServer('full-server.js', env(single))) },
+  ];
+  try {
+    const half = Math.max(1, Math.floor(CONNECTIONS / 2));
+    await Promise.all(servers.map((s) => load(`http://127.0.0.1:${s.port}`, set.targets, 2, half)));
+    await sealed(watcher);
+    const before = await Promise.all(servers.map((s) => cpuSample(watcher, s.child.pid!)));
+    const figures = await Promise.all(servers.map((s) => load(`http://127.0.0.1:${s.port}`, set.targets, SECONDS, half)));
+    const after = await Promise.all(servers.map((s) => cpuSample(watcher, s.child.pid!)));
+    const total = figures.reduce((n, f) => n + f.total, 0);
+    return servers.map((s, i) => ({
+      name: s.name,
+      ...figures[i],
+      nodeCpu: ((after[i].node - before[i].node) * CLOCK_TICK_MS) / figures[i].total,
+      // Both servers' backends are on one server: their CPU is shared out per request of both.
+      pgCpu: (cpuDelta(before[0].pg, after[1].pg) * CLOCK_TICK_MS) / total,
+      rssMb: Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
+    }));
+  } finally {
+    for (const s of servers) await stopServer(s.child);
+  }
+}
+
+/** The single-host URL of the host a multi-host URL's connections go to (the URL itself otherwise). */
+async function leaderUrl(url: string, watcher: Client): Promise<string> {
+  const { hosts } = parseDatabaseUrl(url);
+  if (hosts.length === 1) return url;
+  const port = Number((await watcher.query('SELECT inet_server_port() AS p')).rows[0].p);
+  return hosts.find((h) => h.port === port)?.url ?? hosts[0].url;
 }
 
 /**
@@ -226,11 +275,11 @@ async function singleAccount(ds: DataSource, keyring: Keyring, orgId: number, us
   return [{ token, path: `/restapi/json/v1/resources/${resource.id}/accounts/${account.id}/password` }];
 }
 
-async function load(base: string, targets: Target[], seconds: number): Promise<Omit<Figures, 'name' | 'nodeCpu' | 'pgCpu' | 'rssMb'> & { total: number }> {
+async function load(base: string, targets: Target[], seconds: number, connections = CONNECTIONS): Promise<Omit<Figures, 'name' | 'nodeCpu' | 'pgCpu' | 'rssMb'> & { total: number }> {
   let next = 0;
   const result = await autocannon({
     url: base,
-    connections: CONNECTIONS,
+    connections,
     duration: seconds,
     requests: [
       {
@@ -311,9 +360,10 @@ function print(rounds: Figures[][], sets: DataSet[]): void {
     if (values.length === 0) return;
     console.log(`ratio ${label}: ${roundsRatio(values)}`);
   };
-  ratio('full/one-statement', ['full server'], ['one']);
+  ratio('full/one-statement', ['full server'], ['one statement']);
   ratio('full/plain', ['full server'], ['plain']);
-  ratio('one-statement/plain', ['one'], ['plain']);
+  ratio('one-statement/plain', ['one statement'], ['plain']);
+  ratio('full through two hosts/full through one host, side by side', [TWO_HOSTS], [ONE_HOST]);
   if (sets.length > 1) ratio('full on the seeded data / full on the empty copy', ['full server'], ['full server', 'empty']);
 }
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { startEmbeddedPostgres } from '@app/persistence';
+import { connectClient, startEmbeddedPostgres, withDatabaseName } from '@app/persistence';
 
 export interface BenchDatabase {
   url: string;
@@ -20,17 +20,14 @@ export async function benchDatabase(): Promise<BenchDatabase> {
     stopEmbedded = embedded.stop;
   }
   const name = `bench_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
+  // A multi-host DATABASE_URL (the HA pair) works here too: the database is made on its leader.
+  const admin = await connectClient(serverUrl);
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: withDatabaseName(serverUrl, name),
     async drop() {
-      const c = new Client({ connectionString: serverUrl });
-      await c.connect();
+      const c = await connectClient(serverUrl!);
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
       await stopEmbedded?.();

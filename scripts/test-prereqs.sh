@@ -27,6 +27,9 @@ needs=(
   requests=python3-requests  # examples/vault_client.py, run with /usr/bin/python3
   ansible-playbook=ansible-core  # examples/fetch-password.yml
   jq=jq                      # examples/quickstart.sh and certbot.sh read answers with jq
+  patroni=patroni            # the failover drill: two PostgreSQL nodes under Patroni ...
+  patronictl=patroni
+  etcd=etcd-server           # ... with etcd as its store
   "$@"
 )
 

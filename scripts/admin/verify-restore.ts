@@ -2,11 +2,10 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { verifyAuditChain } from '@app/audit';
 import { Keyring } from '@app/crypto';
-import { createDataSource } from '@app/persistence';
+import { connectClient, createDataSource, withDatabaseName } from '@app/persistence';
 
 const run = promisify(execFile);
 
@@ -116,8 +115,7 @@ function readMagic(file: string): string {
 }
 
 async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
+  const client = await connectClient(url);
   try {
     await client.query(sql);
   } finally {
@@ -125,8 +123,5 @@ async function adminQuery(url: string, sql: string): Promise<void> {
   }
 }
 
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
+// Every host of a multi-host URL kept: psql and pg_restore (libpq) choose among them themselves.
+const withDatabase = withDatabaseName;

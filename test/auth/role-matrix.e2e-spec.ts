@@ -39,7 +39,8 @@ describe('role × permission matrix, enforced on both services', () => {
   };
   const messageOf = (res: request.Response): string => {
     const body = res.body ?? {};
-    return String(body.operation?.result?.message ?? body.result?.message ?? body.result?.Message ?? '');
+    // /metrics refuses as a scraper expects: plain text with HTTP 403.
+    return String(body.operation?.result?.message ?? body.result?.message ?? body.result?.Message ?? (res.status === 403 ? res.text : ''));
   };
 
   it('covers the permissions that have routes on each service', () => {

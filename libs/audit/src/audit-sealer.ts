@@ -65,8 +65,8 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
     await this.running;
     const horizon = await this.observe();
     const deadline = Date.now() + timeoutMs;
-    while (!(await this.finished(horizon))) {
-      if (Date.now() > deadline) throw new Error('Audit rows are still in flight; try again');
+    for (let verdict = await this.finished(horizon); verdict !== true; verdict = await this.finished(horizon)) {
+      if (verdict === 'lost' || Date.now() > deadline) throw new Error('Audit rows are still in flight; try again');
       await new Promise((r) => setTimeout(r, 20));
     }
     await this.exclusive(() => this.sealUpTo(horizon.bound));
@@ -74,12 +74,18 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
 
   private tick(): Promise<void> {
     return this.exclusive(async () => {
-      if (this.pending && (await this.finished(this.pending))) {
-        await this.sealUpTo(this.pending.bound);
+      const verdict = this.pending && (await this.finished(this.pending));
+      if (verdict === 'lost') this.pending = undefined;
+      if (verdict === true) {
+        await this.sealUpTo(this.pending!.bound);
         this.pending = undefined;
       }
       this.pending ??= await this.observe();
-    }).catch((e: Error) => this.logger.error(`Audit sealing failed: ${e.message}`));
+    }).catch((e: Error) => {
+      // Observed maybe on a node that is no longer the leader: observed again on the next tick.
+      this.pending = undefined;
+      this.logger.error(`Audit sealing failed: ${e.message}`);
+    });
   }
 
   private async exclusive(work: () => Promise<void>): Promise<void> {
@@ -102,12 +108,17 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
   // gone from the running list. pg_xact_status says "committed" earlier than that (a commit
   // waiting for a synchronous standby is still running for every snapshot), and sealing past
   // such a row would skip it forever.
-  private async finished(horizon: Horizon): Promise<boolean> {
-    if (horizon.running.length === 0) return true;
+  // 'lost': the sequence is below the bound, so the horizon was read on a leader that has
+  // since failed over and the ids it handed out were never replicated; the new leader will
+  // hand them out again, and sealing up to the bound would skip those rows forever.
+  private async finished(horizon: Horizon): Promise<boolean | 'lost'> {
     const [row] = await this.dataSource.query(
-      `SELECT bool_and(pg_visible_in_snapshot(x::xid8, pg_current_snapshot())) AS done FROM unnest($1::text[]) x`,
-      [horizon.running],
+      `SELECT bool_and(pg_visible_in_snapshot(x::xid8, pg_current_snapshot())) AS done,
+              (SELECT last_value FROM audit_id_seq) >= $2::bigint AS reached
+       FROM unnest($1::text[]) x`,
+      [horizon.running, horizon.bound],
     );
+    if (!row.reached) return 'lost';
     return row.done !== false;
   }
 

@@ -23,13 +23,16 @@ export function dataErrorMessage(error: unknown): string | undefined {
 }
 
 // Connection refused or reset, the server shutting down or starting (57P01-57P03), a
-// connection exception (class 08), or the pool giving up waiting for a connection.
+// connection exception (class 08, with 08001 when no host of a multi-host DATABASE_URL takes a
+// read-write session), a primary demoted under the connection (25006: read-only transaction),
+// or the pool giving up waiting for a connection.
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 const UNAVAILABLE_MESSAGES = [
   /timeout exceeded when trying to connect/i,
   /Connection terminated/i,
   /terminating connection/i,
-  /the database system is (starting up|shutting down|in recovery mode)/i,
+  /the database system is (starting up|shutting down|in recovery mode|not yet accepting connections|not accepting connections)/i,
+  /cannot execute \w+ in a read-only transaction/i,
   /Client has encountered a connection error/i,
   /Connection is not established/i,
   /canceling statement due to statement timeout/i,
@@ -42,7 +45,7 @@ const UNAVAILABLE_MESSAGES = [
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e: unknown = error, i = 0; e && i < 4; e = (e as { driverError?: unknown; cause?: unknown }).driverError ?? (e as { cause?: unknown }).cause, i++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('08') || code === '57014' || /^57P0[123]$/.test(code))) return true;
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('08') || code === '25006' || code === '57014' || /^57P0[123]$/.test(code))) return true;
     const message = (e as { message?: unknown }).message;
     if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((re) => re.test(message))) return true;
   }

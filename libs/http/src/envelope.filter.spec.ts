@@ -78,6 +78,10 @@ describe('EnvelopeExceptionFilter', () => {
       new Error('Database connection provided by a query runner was already released, cannot continue to use its querying methods anymore.'),
       driverError('57P01', 'terminating connection due to administrator command'),
       driverError('57014', 'canceling statement due to statement timeout'),
+      // A primary demoted under a pooled connection, and no host of a multi-host URL writable.
+      driverError('25006', 'cannot execute UPDATE in a read-only transaction'),
+      driverError('57P03', 'the database system is not yet accepting connections'),
+      Object.assign(new Error('No database host accepts a read-write session: 127.0.0.1:5433 is a standby'), { code: '08001' }),
     ];
     for (const fault of faults) {
       const { host: h, sent } = host();

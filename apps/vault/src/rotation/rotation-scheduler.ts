@@ -129,10 +129,10 @@ export class RotationScheduler implements OnApplicationBootstrap, BeforeApplicat
          FROM rotation_runs rr JOIN rotation_schedules s ON s.group_id = rr.group_id JOIN resource_groups g ON g.id = rr.group_id
            JOIN accounts a ON a.id = rr.account_id JOIN resources r ON r.id = a.resource_id
          WHERE rr.status = 'due' AND rr.next_attempt_at <= now()
-           -- The resource's administrator goes last: the other rotations log in with its password.
+           -- The resource's administrator goes after the resource's other ready runs: they log in with its password.
            AND NOT (a.id = r.remote_account_id AND EXISTS (
              SELECT 1 FROM rotation_runs o JOIN accounts oa ON oa.id = o.account_id
-             WHERE o.status = 'due' AND oa.resource_id = r.id AND o.id <> rr.id))
+             WHERE o.status = 'due' AND o.next_attempt_at <= now() AND oa.resource_id = r.id AND o.id <> rr.id))
          ORDER BY rr.next_attempt_at, rr.id LIMIT 1 FOR UPDATE OF rr SKIP LOCKED`,
       );
       if (!run) return 'none';
