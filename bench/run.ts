@@ -15,6 +15,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   'acme-order': async () => (await import('./acme-order')).main(),
   ocsp: async () => (await import('./ocsp')).main(),
   'preauth-memory': async () => (await import('./preauth-memory')).main(),
+  connectors: async () => (await import('./connectors')).main(),
 };
 
 async function main(): Promise<void> {

@@ -29,7 +29,8 @@ export interface TestServices {
 export async function startTestServices(env: Record<string, string> = {}, databaseUrl?: string): Promise<TestServices> {
   const url = databaseUrl ?? (await createTestDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'vault-test-'));
-  const config = loadConfig({ TLS_MODE: 'off', DATA_DIR: dataDir, LOG_LEVEL: 'error', DB_POOL_SIZE: '5', ...env });
+  // No periodic password verification unless a test asks: its logins would race the test's own.
+  const config = loadConfig({ TLS_MODE: 'off', DATA_DIR: dataDir, LOG_LEVEL: 'error', DB_POOL_SIZE: '5', VERIFY_INTERVAL_MS: '0', ...env });
   const vault = await createApp(VaultModule.forRoot(config, url), config);
   const pki = await createApp(PkiModule.forRoot(config, url), config);
   await vault.listen(0, '127.0.0.1');

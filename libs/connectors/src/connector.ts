@@ -50,8 +50,12 @@ export interface Connector {
   readonly tlsModes: readonly TlsMode[];
   /** Logs in as the administrator; throws a ConnectorError (auth_failed, unreachable, tls, ...). */
   connect(target: ConnectorTarget, admin: Credential): Promise<AdminSession>;
-  /** Logs in as `account` with `password`: true when accepted, false when refused; throws when it cannot tell. */
-  verify(target: ConnectorTarget, account: string, password: string): Promise<boolean>;
+  /**
+   * Logs in as `account` with `password`: true when accepted, false when refused; throws when
+   * it cannot tell. `administrator`: the account is the resource's administrator, which logs
+   * in as connect() does (LDAP: its name may be a whole DN).
+   */
+  verify(target: ConnectorTarget, account: string, password: string, administrator?: boolean): Promise<boolean>;
 }
 
 /** Why a connector failed; `auth_failed` is the one that means "this password does not log in". */

@@ -21,14 +21,14 @@ export const ldapConnector: Connector = {
   tlsModes: MODES,
 
   async connect(target, admin) {
-    const dn = admin.username.includes('=') ? admin.username : dnOf(target, admin.username);
+    const dn = adminDn(target, admin.username);
     const client = await bound(target, dn, admin.password);
     return new LdapSession(client, target, dn);
   },
 
-  async verify(target, account, password) {
+  async verify(target, account, password, administrator = false) {
     try {
-      const client = await bound(target, dnOf(target, account), password);
+      const client = await bound(target, administrator ? adminDn(target, account) : dnOf(target, account), password);
       await client.unbind().catch(() => undefined);
       return true;
     } catch (error) {
@@ -79,6 +79,12 @@ function template(target: ConnectorTarget): string {
   return target.userDn;
 }
 
+/** The administrator binds with its own name when that is a DN (the rootDN, a service entry), else through the template. */
+function adminDn(target: ConnectorTarget, name: string): string {
+  return name.includes('=') ? name : dnOf(target, name);
+}
+
+/** Any other account's entry: always the template, its name one escaped value. */
 function dnOf(target: ConnectorTarget, account: string): string {
   if (!account || account.includes('\0')) throw new ConnectorError('invalid', `${JSON.stringify(account)} is not an LDAP account name`);
   return accountDn(template(target), account);

@@ -21,7 +21,7 @@ export class ConnectorRemoteResetter implements RemotePasswordResetter {
     const settings = await this.remote.settingsOf(target.resourceId);
     const connector = connectorOf(settings.type, settings.resource_name);
     try {
-      return await connector.verify(targetOf(settings, connector), target.accountName, password);
+      return await connector.verify(targetOf(settings, connector), target.accountName, password, settings.admin_id === target.accountId);
     } catch (error) {
       throw error instanceof ConnectorError ? new Error(error.message) : error;
     }

@@ -35,7 +35,7 @@ export class PasswordVerifier {
       'Verification: login to the target with the stored password',
     );
     const settings = await this.remote.settingsOf(resourceId);
-    const result = await this.verify(settings, account.name, password);
+    const result = await this.verify(settings, account.name, password, settings.admin_id === account.id);
     await this.sync.record(accountId, result, actor);
     return reply(`Password verification finished: ${result.status}`, {
       RESOURCEID: String(resourceId),
@@ -52,18 +52,18 @@ export class PasswordVerifier {
     const [row] = await this.dataSource.query('SELECT a.name, a.password, a.resource_id FROM accounts a WHERE a.id = $1', [accountId]);
     if (!row) return undefined;
     const settings = await this.remote.settingsOf(row.resource_id);
-    const result = await this.verify(settings, row.name, await this.keyring.openText(row.password, PASSWORD_CONTEXT));
+    const result = await this.verify(settings, row.name, await this.keyring.openText(row.password, PASSWORD_CONTEXT), settings.admin_id === accountId);
     await this.sync.record(accountId, result, null, startedBy);
     return result;
   }
 
   /** One login as the account; a connector failure other than a refusal means the target could not say. */
-  async verify(settings: RemoteSettings, accountName: string, password: string): Promise<Verification> {
+  async verify(settings: RemoteSettings, accountName: string, password: string, administrator = false): Promise<Verification> {
     try {
       const connector = connectorOf(settings.type, settings.resource_name);
       const target = targetOf(settings, connector);
       const at = `${target.host}:${target.port}`;
-      return (await connector.verify(target, accountName, password))
+      return (await connector.verify(target, accountName, password, administrator))
         ? { status: 'IN SYNC', message: `The stored password of ${accountName} logs in to ${at}` }
         : { status: 'OUT OF SYNC', message: `${at} refused the stored password of ${accountName}` };
     } catch (error) {

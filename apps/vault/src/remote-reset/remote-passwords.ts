@@ -259,7 +259,7 @@ export class RemotePasswords {
     const connector = connectorForType(settings.type);
     if (!connector) return 'undecided';
     const target = targetOf(settings, connector);
-    const accepts = (password: string) => connector.verify(target, row.name, password).catch(() => undefined);
+    const accepts = (password: string) => connector.verify(target, row.name, password, settings.admin_id === accountId).catch(() => undefined);
     const pending = await this.keyring.openText(row.pending_password, ACCOUNT_PENDING_CONTEXT);
     const withPending = await accepts(pending);
     const settled = { actor: null, orgId: settings.org_id, resourceId: settings.resource_id, resourceName: settings.resource_name, accountId, accountName: row.name };

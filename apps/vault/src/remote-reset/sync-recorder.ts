@@ -20,7 +20,8 @@ export class SyncRecorder {
   ) {}
 
   async record(accountId: number, result: Verification, actor: Actor | null, startedBy?: string): Promise<void> {
-    const [row] = await this.dataSource.query(
+    // An UPDATE's answer through TypeORM is [rows, count].
+    const [[row]] = await this.dataSource.query(
       `WITH before AS (SELECT password_status FROM accounts WHERE id = $1)
        UPDATE accounts a SET password_status = $2, last_verified_at = now(), verify_claimed_at = NULL
        FROM resources r LEFT JOIN users u ON u.id = r.owner_id

@@ -6,6 +6,8 @@ import { RemotePasswords } from './remote-passwords';
 
 /** Accounts claimed per round and instance. */
 const BATCH = 50;
+/** Verifications in flight per instance. */
+const CONCURRENCY = 8;
 /** Longest pause between rounds; a short interval polls as often as it asks. */
 const MAX_POLL_MS = 60_000;
 /** How often pending changes are looked for, at the latest (and once at start). */
@@ -61,7 +63,8 @@ export class VerificationRounds implements OnApplicationBootstrap, BeforeApplica
   async verifyDue(): Promise<number> {
     const interval = this.config.verifyIntervalMs;
     if (interval <= 0) return 0;
-    const claimed: { id: number }[] = await this.dataSource.query(
+    // An UPDATE's answer through TypeORM is [rows, count].
+    const [claimed]: [{ id: number }[], number] = await this.dataSource.query(
       `UPDATE accounts SET verify_claimed_at = now() WHERE id IN (
          SELECT a.id FROM accounts a JOIN resources r ON r.id = a.resource_id
          WHERE r.remote_account_id IS NOT NULL
@@ -71,10 +74,14 @@ export class VerificationRounds implements OnApplicationBootstrap, BeforeApplica
        RETURNING id`,
       [interval, BATCH],
     );
-    for (const { id } of claimed) {
-      if (this.stopped) break;
-      await this.verifier.verifyForServer(id, 'the periodic verification').catch((error: Error) => this.logger.warn(`Verifying account ${id} failed: ${error.message}`));
-    }
+    // A few logins at once: each mostly waits on the target.
+    const queue = claimed.map((c) => c.id);
+    const verifyNext = async (): Promise<void> => {
+      for (let id = queue.shift(); id !== undefined && !this.stopped; id = queue.shift()) {
+        await this.verifier.verifyForServer(id, 'the periodic verification').catch((error: Error) => this.logger.warn(`Verifying account ${id} failed: ${error.message}`));
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, verifyNext));
     return claimed.length;
   }
 
