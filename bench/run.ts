@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   keygen: async () => (await import('./keygen')).main(),
   'acme-order': async () => (await import('./acme-order')).main(),
   ocsp: async () => (await import('./ocsp')).main(),
+  rotation: async () => (await import('./rotation')).main(),
 };
 
 async function main(): Promise<void> {
