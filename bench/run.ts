@@ -16,6 +16,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   ocsp: async () => (await import('./ocsp')).main(),
   'preauth-memory': async () => (await import('./preauth-memory')).main(),
   connectors: async () => (await import('./connectors')).main(),
+  rotation: async () => (await import('./rotation')).main(),
 };
 
 async function main(): Promise<void> {
