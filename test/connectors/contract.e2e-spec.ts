@@ -43,6 +43,25 @@ describe.each(PEER_KINDS)('connector contract: %s', (kind: ConnectorKind) => {
     }
   });
 
+  it('proves the right on an account without changing it: a reader is refused as permission_denied, a writer accepted', async () => {
+    if (!peer.lesserAdmins) return;
+    const name = await peer.createAccount(P1);
+    const check = async (admin: { username: string; password: string }) => {
+      const session = await connector.connect(peer.target, admin);
+      try {
+        await session.checkPrivilege();
+      } finally {
+        await session.close();
+      }
+    };
+    const refused = await failure(check(peer.lesserAdmins.reader));
+    expect(refused.reason).toBe('permission_denied');
+    expect(refused.message).toContain(`${peer.lesserAdmins.reader.username} may not write userPassword of`);
+    await check(peer.lesserAdmins.writer);
+    await check(peer.admin);
+    expect(await peer.login(name, P1)).toBe(true);
+  });
+
   it('changes one password: the new one logs in, the old one does not, and verify says so', async () => {
     const name = await peer.createAccount(P1);
     expect(await connector.verify(peer.target, name, P1)).toBe(true);

@@ -23,6 +23,8 @@ export interface ConnectorPeer {
   /** The same peer verified against its own certificate (CACERT). */
   trusted?: { target: ConnectorTarget; config: Record<string, string> };
   admin: Credential;
+  /** Administrators besides `admin` where the kind has them: `writer` may change passwords, `reader` logs in and sees the accounts but may not. */
+  lesserAdmins?: { writer: Credential; reader: Credential };
   /** Names the kind allows that would break a spliced statement, DN or filter. */
   hostileNames: string[];
   /** Creates an account (named `name` when given) holding `password`; returns its name. */
@@ -181,6 +183,10 @@ async function ldapPeer(): Promise<ConnectorPeer> {
     untrusted: { target: { ...target, port: slapd.ldapsPort, tls: 'verify' }, config: { ...ldapsConfig, TLS: 'verify' } },
     trusted: { target: { ...target, tls: 'starttls', caCert: slapd.certPem }, config: { DNSNAME: slapd.host, PORT: String(slapd.port), USERDN: template, TLS: 'starttls', CACERT: slapd.certPem } },
     admin: { username: slapd.rootDn, password: slapd.rootPassword },
+    lesserAdmins: {
+      writer: { username: slapd.serviceAdmins.writer, password: slapd.serviceAdmins.password },
+      reader: { username: slapd.serviceAdmins.reader, password: slapd.serviceAdmins.password },
+    },
     hostileNames: ['*)(uid=*', 'x,ou=admins', 'a+cn=admin,dc=example,dc=org'],
     async createAccount(password, name = `vt${rand()}`) {
       await root.add(accountDn(template, name), {

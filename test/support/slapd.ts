@@ -23,6 +23,8 @@ export interface SlapdFixture {
   rootPassword: string;
   userDnTemplate: string;
   certPem: string;
+  /** Service entries outside the accounts' branch: `writer` may write every userPassword, `reader` only reads the tree. */
+  serviceAdmins: { writer: string; reader: string; password: string };
   /** A client bound as the rootDN over plain LDAP. */
   root(): Promise<Client>;
   stop(): Promise<void>;
@@ -38,6 +40,9 @@ export async function startSlapd(): Promise<SlapdFixture> {
   const suffix = 'dc=example,dc=org';
   const rootDn = `cn=admin,${suffix}`;
   const rootPassword = 'Slapd-Root-Pass-1';
+  const writer = `cn=pwadmin,${suffix}`;
+  const reader = `cn=reader,${suffix}`;
+  const servicePassword = 'Slapd-Service-Pass-1';
   writeFileSync(
     join(dir, 'config.ldif'),
     [
@@ -73,14 +78,16 @@ export async function startSlapd(): Promise<SlapdFixture> {
       `olcRootDN: ${rootDn}`,
       `olcRootPW: ${rootPassword}`,
       'olcDbMaxSize: 67108864',
-      'olcAccess: to attrs=userPassword by self write by anonymous auth by * none',
+      `olcAccess: to attrs=userPassword by self write by dn.exact="${writer}" write by anonymous auth by * none`,
       'olcAccess: to * by * read',
       '',
     ].join('\n'),
   );
   writeFileSync(
     join(dir, 'data.ldif'),
-    [`dn: ${suffix}`, 'objectClass: dcObject', 'objectClass: organization', 'dc: example', 'o: Example', '', `dn: ou=people,${suffix}`, 'objectClass: organizationalUnit', 'ou: people', ''].join('\n'),
+    [`dn: ${suffix}`, 'objectClass: dcObject', 'objectClass: organization', 'dc: example', 'o: Example', '', `dn: ou=people,${suffix}`, 'objectClass: organizationalUnit', 'ou: people', '',
+      ...[writer, reader].flatMap((dn) => [`dn: ${dn}`, 'objectClass: organizationalRole', 'objectClass: simpleSecurityObject', `cn: ${dn.slice(3, dn.indexOf(','))}`, `userPassword: ${servicePassword}`, '']),
+    ].join('\n'),
   );
   await run('slapadd', ['-n', '0', '-F', config, '-l', join(dir, 'config.ldif')]);
   await run('slapadd', ['-n', '1', '-F', config, '-l', join(dir, 'data.ldif')]);
@@ -113,6 +120,7 @@ export async function startSlapd(): Promise<SlapdFixture> {
     rootPassword,
     userDnTemplate: `uid={account},ou=people,${suffix}`,
     certPem: cert.certPem,
+    serviceAdmins: { writer, reader, password: servicePassword },
     root,
     async stop() {
       const exited = new Promise((r) => child.once('exit', r));

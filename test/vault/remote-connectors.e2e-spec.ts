@@ -81,6 +81,23 @@ describe.each(PEER_KINDS)('remote password reset: %s', (kind: ConnectorKind) => 
     expect((await saved()).remote_account_id).toBeNull();
   });
 
+  it('refuses an administrator that may only read the accounts, saving nothing; one that may write them is accepted; no password changes', async () => {
+    if (!peer.lesserAdmins) return;
+    const { reader, writer } = peer.lesserAdmins;
+    const readerId = await addAccount(reader.username, reader.password);
+    await addAccount(writer.username, writer.password);
+    const refused = await call('put', `/resources/${resourceId}/remotepasswordreset`, { ...peer.config, ACCOUNTNAME: reader.username });
+    expect(refused.result.status).toBe('Failed');
+    expect(refused.result.message).toMatch(new RegExp(`^Remote password reset was not configured for ${kind}-target: ${reader.username} may not write userPassword of uid=\\w+,ou=people,`));
+    expect(await saved()).toEqual({ remote_account_id: null, remote_tls: null });
+    const [audit] = await s.dataSource.query(`SELECT outcome, account_id FROM audit WHERE operation = 'Remote Password Reset Configured' ORDER BY id DESC LIMIT 1`);
+    expect(audit).toEqual({ outcome: 'Failed', account_id: readerId });
+    const accepted = await call('put', `/resources/${resourceId}/remotepasswordreset`, { ...peer.config, ACCOUNTNAME: writer.username });
+    expect(accepted.result.status).toBe('Success');
+    expect(await peer.login(accountName, P1)).toBe(true);
+    expect(await stored(accountId)).toBe(P1);
+  });
+
   it('configures after logging in as the administrator; GET shows every field but secrets', async () => {
     const res = await configure();
     expect(res.result).toEqual({ status: 'Success', message: `Remote password reset configured for resource ${kind}-target` });

@@ -1,4 +1,5 @@
-import { Attribute, Change, Client, InsufficientAccessError, InvalidCredentialsError, NoSuchObjectError, ProtocolError, UnavailableCriticalExtensionError } from 'ldapts';
+import { randomBytes } from 'node:crypto';
+import { Attribute, Change, Client, InsufficientAccessError, InvalidCredentialsError, NoSuchAttributeError, NoSuchObjectError, PresenceFilter, ProtocolError, UnavailableCriticalExtensionError } from 'ldapts';
 import { AdminSession, Connector, ConnectorError, ConnectorTarget, Credential, DEFAULT_TIMEOUT_MS, networkFailure, where } from './connector';
 import { accountDn, accountsBase, passwordModifyRequest } from './ldap-dn';
 import { checkTlsMode, tlsOptions } from './tls';
@@ -45,11 +46,33 @@ class LdapSession implements AdminSession {
     private readonly admin: string,
   ) {}
 
-  /** The bind proved the credential; reading the accounts' branch proves the template points somewhere the administrator sees. */
+  /**
+   * The bind proved the credential; then one account entry of the branch proves the right:
+   * a modify deleting a userPassword value the entry does not hold. The server checks write
+   * access first (insufficientAccessRights when refused), then finds the value missing
+   * (noSuchAttribute): nothing can change, even on a server that accepts such a delete.
+   * The Assertion control (RFC 4528) cannot do this: OpenLDAP tests the assertion before access.
+   */
   async checkPrivilege(): Promise<void> {
     const base = accountsBase(template(this.target));
+    const entry = await this.someAccount(base);
+    if (!entry) return; // An empty branch: nothing to prove the right on yet (docs/api/vault.md).
+    const absent = `vault-privilege-check-${randomBytes(24).toString('base64url')}`;
     try {
-      await this.client.search(base, { scope: 'base', attributes: ['1.1'] });
+      await this.client.modify(entry, new Change({ operation: 'delete', modification: new Attribute({ type: 'userPassword', values: [absent] }) }));
+    } catch (error) {
+      if (error instanceof NoSuchAttributeError) return; // Permitted; refused for the missing value only.
+      if (error instanceof InsufficientAccessError) throw new ConnectorError('permission_denied', `${this.admin} may not write userPassword of ${entry} on ${where(this.target)}`);
+      throw mapError(error, this.target, this.admin);
+    }
+  }
+
+  /** The DN of one account-like entry (the template's naming attribute present) under the branch, not the administrator's own. */
+  private async someAccount(base: string): Promise<string | undefined> {
+    const naming = template(this.target).slice(0, template(this.target).indexOf('='));
+    try {
+      const { searchEntries } = await this.client.search(base, { scope: 'one', filter: new PresenceFilter({ attribute: naming }), attributes: ['1.1'], sizeLimit: 2 });
+      return searchEntries.map((e) => e.dn).find((dn) => canonical(dn) !== canonical(this.admin));
     } catch (error) {
       if (error instanceof NoSuchObjectError) throw new ConnectorError('not_found', `${base} does not exist on ${where(this.target)} (or ${this.admin} may not see it)`);
       throw mapError(error, this.target, this.admin);
@@ -72,6 +95,11 @@ class LdapSession implements AdminSession {
   async close(): Promise<void> {
     await this.client.unbind().catch(() => undefined);
   }
+}
+
+/** A DN compared loosely: case and the spaces around separators do not matter. */
+function canonical(dn: string): string {
+  return dn.toLowerCase().replace(/\s*([,=+])\s*/g, '$1');
 }
 
 function template(target: ConnectorTarget): string {
