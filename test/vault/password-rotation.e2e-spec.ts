@@ -249,6 +249,28 @@ describe('scheduled password rotation (CONFIGURE PASSWORD ROTATION)', () => {
     expect(runs).toEqual([{ account_id: own.accountId }]);
   }, 120_000);
 
+  it('announces a remote change and a reconcile on the webhook too', async () => {
+    const ids = await accountIds(resourceId);
+    const aid = ids[users[1]];
+    hooks.length = 0;
+    const changed = await put(`/resources/${resourceId}/accounts/${aid}/password`, { NEWPASSWORD: 'Remote-Pass-word-7', RESETTYPE: 'REMOTE' });
+    expect(changed.body.operation.result.status).toBe('Success');
+    const reconciled = await request(s.vaultUrl)
+      .post(`${V1}/resources/${resourceId}/accounts/${aid}/reconcile`)
+      .set('AUTHTOKEN', s.adminToken)
+      .type('form')
+      .send({ INPUT_DATA: inputData({}) });
+    expect(reconciled.body.operation.result.status).toBe('Success');
+    await until('both events', async () => hooks.length >= 2);
+    const events = hooks.map((h) => JSON.parse(h.body));
+    expect(events.map((e) => [e.accountId, e.outcome, e.trigger])).toEqual([
+      [aid, 'rotated', 'remote password change by admin'],
+      [aid, 'rotated', 'reconcile by admin'],
+    ]);
+    for (const hook of hooks) expect(hook.body).not.toContain(await storedPassword(aid));
+    expect(hooks[0].body).not.toContain('Remote-Pass-word-7');
+  }, 120_000);
+
   const storedPassword2 = async (rid: number, aid: number) =>
     (await request(s.vaultUrl).get(`${V1}/resources/${rid}/accounts/${aid}/password`).set('AUTHTOKEN', s.adminToken)).body.operation.Details.PASSWORD;
 });
