@@ -137,7 +137,7 @@ describe('scheduled password rotation (CONFIGURE PASSWORD ROTATION)', () => {
     const runs: { account_id: number; due_at: Date; status: string }[] = await s.dataSource.query('SELECT account_id, due_at, status FROM rotation_runs ORDER BY id');
     expect(runs.every((r) => r.status === 'done')).toBe(true);
     const rotated = await s.dataSource.query(
-      `SELECT account_id, count(*)::int AS n FROM audit WHERE operation = 'Password Rotated' AND actor_id IS NULL GROUP BY account_id ORDER BY account_id`,
+      `SELECT account_id, count(*)::int AS n FROM audit WHERE operation = 'Password Rotated' AND actor_id IS NULL AND actor_name = 'System' GROUP BY account_id ORDER BY account_id`,
     );
     // Audit and runs agree: one rotation per account and due time.
     const perAccount = new Map<number, number>();
@@ -182,8 +182,8 @@ describe('scheduled password rotation (CONFIGURE PASSWORD ROTATION)', () => {
     const [run] = await s.dataSource.query('SELECT attempts, message FROM rotation_runs WHERE group_id = $1', [gid]);
     expect(run.attempts).toBe(2);
     expect(run.message).toMatch(/authentication|password|refused|log in/i);
-    const failed = await s.dataSource.query(`SELECT outcome, actor_id, account_name, description FROM audit WHERE operation = 'Password Rotation Failed'`);
-    expect(failed).toEqual([{ outcome: 'Failed', actor_id: null, account_name: lockedOut, description: expect.stringMatching(/^By the rotation schedule of resource group broken-hosts, after 2 attempts: /) }]);
+    const failed = await s.dataSource.query(`SELECT outcome, actor_id, actor_name, account_name, description FROM audit WHERE operation = 'Password Rotation Failed'`);
+    expect(failed).toEqual([{ outcome: 'Failed', actor_id: null, actor_name: 'System', account_name: lockedOut, description: expect.stringMatching(/^By the rotation schedule of resource group broken-hosts, after 2 attempts: /) }]);
     expect(await storedPassword2(resource.resourceId, resource.accountId)).toBe('Lock-Pass-word-1');
     const details = await request(s.vaultUrl).get(`${V1}/resources/${resource.resourceId}/accounts/${resource.accountId}`).set('AUTHTOKEN', s.adminToken);
     expect(details.body.operation.Details['PASSWORD SYNC STATUS']).toBe('ROTATION FAILED');
@@ -247,6 +247,28 @@ describe('scheduled password rotation (CONFIGURE PASSWORD ROTATION)', () => {
     await put(`/resourcegroup/${gid}/passwordrotation`, { ENABLED: 'false' }, bob.token);
     const runs = await s.dataSource.query('SELECT account_id FROM rotation_runs WHERE group_id = $1', [gid]);
     expect(runs).toEqual([{ account_id: own.accountId }]);
+  }, 120_000);
+
+  it('announces a remote change and a reconcile on the webhook too', async () => {
+    const ids = await accountIds(resourceId);
+    const aid = ids[users[1]];
+    hooks.length = 0;
+    const changed = await put(`/resources/${resourceId}/accounts/${aid}/password`, { NEWPASSWORD: 'Remote-Pass-word-7', RESETTYPE: 'REMOTE' });
+    expect(changed.body.operation.result.status).toBe('Success');
+    const reconciled = await request(s.vaultUrl)
+      .post(`${V1}/resources/${resourceId}/accounts/${aid}/reconcile`)
+      .set('AUTHTOKEN', s.adminToken)
+      .type('form')
+      .send({ INPUT_DATA: inputData({}) });
+    expect(reconciled.body.operation.result.status).toBe('Success');
+    await until('both events', async () => hooks.length >= 2);
+    const events = hooks.map((h) => JSON.parse(h.body));
+    expect(events.map((e) => [e.accountId, e.outcome, e.trigger])).toEqual([
+      [aid, 'rotated', 'remote password change by admin'],
+      [aid, 'rotated', 'reconcile by admin'],
+    ]);
+    for (const hook of hooks) expect(hook.body).not.toContain(await storedPassword(aid));
+    expect(hooks[0].body).not.toContain('Remote-Pass-word-7');
   }, 120_000);
 
   const storedPassword2 = async (rid: number, aid: number) =>

@@ -98,6 +98,9 @@ export const AuditOperation = {
 } as const;
 export type AuditOperationName = (typeof AuditOperation)[keyof typeof AuditOperation] | string;
 
+/** The audit actor name of the server's own operations (actor_id NULL). */
+export const SYSTEM_ACTOR_NAME = 'System';
+
 /** Who acted, from where. */
 export interface Actor {
   id: number;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { AuditEvent } from './audit-event';
+import { AuditEvent, SYSTEM_ACTOR_NAME } from './audit-event';
 
 const AUDIT_COLUMNS = `org_id, category, operation, outcome, actor_id, actor_name, ip, client,
   resource_id, resource_name, account_id, account_name, target, reason, ticket_id, request_id, description`;
@@ -42,7 +42,8 @@ export function auditValues(e: AuditEvent): unknown[] {
     e.operation,
     e.outcome ?? 'Success',
     e.actor?.id ?? null,
-    e.actor?.username ?? '',
+    // actor null is the server itself (a schedule, a sweep, a settlement); absent is nobody known.
+    e.actor === null ? SYSTEM_ACTOR_NAME : (e.actor?.username ?? ''),
     e.actor?.ip ?? '',
     (e.actor?.client ?? '').slice(0, 200),
     e.resourceId ?? null,

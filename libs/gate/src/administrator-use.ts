@@ -1,4 +1,4 @@
-import { AuditOperation } from '@app/audit';
+import { AuditOperation, SYSTEM_ACTOR_NAME } from '@app/audit';
 import { AppError, ErrorCode } from '@app/http';
 import type { Locator } from './account-gate';
 
@@ -40,8 +40,6 @@ export interface AdministratorCredential {
   destination: AdministratorDestination;
 }
 
-/** The audit actor name of the server's own operations (actor_id NULL). */
-export const SYSTEM_ACTOR_NAME = 'System';
 
 /** The answer when the resource names no administrator account. */
 export function notConfigured(resourceName: string): AppError {
