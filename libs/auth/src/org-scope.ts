@@ -5,7 +5,7 @@ import { AppError, ParsedRequest } from '@app/http';
 /** Provided as true by the services that honour the orgName header on every operation (the vault). */
 export const ORG_HEADER_SCOPE = Symbol('ORG_HEADER_SCOPE');
 
-/** The orgName header (PAM360 documents it on every operation; vault-api.md on ops 42-46). */
+/** The orgName header (PAM360 documents it on every operation; the original interface on its user operations). */
 export function orgHeader(req: ParsedRequest): string | undefined {
   const value = req.headers['orgname'];
   return Array.isArray(value) ? value[0] : value;

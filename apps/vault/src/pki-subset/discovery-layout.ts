@@ -4,7 +4,7 @@ import { Reply } from '@app/http';
 const ENVELOPE_KEYS = ['name', 'result', 'totalRows', 'details'];
 
 /**
- * vault-api.md ops 38, 39: one top-level key per host, valued [SUCCESS|FAILURE, message],
+ * Prefix-B discovery (docs/api/vault.md): one top-level key per host, valued [SUCCESS|FAILURE, message],
  * with `details` beside them holding the same entries (the key manager's layout, for clients
  * written against it). A host named like an envelope key (or an extra such as jobId) is
  * answered under `details` only.
