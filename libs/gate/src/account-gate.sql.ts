@@ -1,5 +1,5 @@
 import { AccountUseRule } from './secret-use';
-import { accessRefusalSql, underAccessControlSql } from './checkout-state';
+import { accessRefusalSql, heldFromSql, underAccessControlSql } from './checkout-state';
 import { GateSetting, settingSql } from './settings-sql';
 import { helpdeskBlockedSql, resourceVisibleSql, visibleWithoutResourceGroupsSql } from './visibility';
 
@@ -121,12 +121,17 @@ const ACCOUNT_FROM = 'caller c CROSS JOIN accounts a JOIN resources r ON r.id = 
  * A pair read releases the current member's password, so the member's access control holds
  * on it: when the head is not under access control (it was put on the partner, or taken off
  * the head, after pairing) the read needs the member's own check-out, as a read of the
- * member does. (A head under access control decides for the pair, as CONFIGURE DUAL ACCOUNT
- * requires.) Only a pair whose current member is the other account reaches the subquery.
+ * member does. A head under access control decides for the pair (its check-out is the one
+ * CONFIGURE DUAL ACCOUNT requires), except that a member someone else holds exclusively
+ * (or that is being reset after its check-in) is in use for the head's readers too. Only a
+ * pair whose current member is the other account reaches the subquery.
  */
 function memberAccessRefusalSql(): string {
-  return `CASE WHEN a.dual_current_id IS NOT NULL AND a.dual_current_id <> a.id AND NOT ${underAccessControlSql('a', 'r')}
-    THEN (SELECT ${accessRefusalSql('m', 'r', 'c.id')} FROM accounts m WHERE m.id = a.dual_current_id) END`;
+  return `CASE WHEN a.dual_current_id IS NOT NULL AND a.dual_current_id <> a.id THEN (
+    SELECT CASE
+      WHEN NOT ${underAccessControlSql('a', 'r')} THEN ${accessRefusalSql('m', 'r', 'c.id')}
+      WHEN ${underAccessControlSql('m', 'r')} AND EXISTS (SELECT 1 FROM password_requests p WHERE p.account_id = m.id AND p.exclusive AND ${heldFromSql('p', 'c.id')}) THEN 'IN_USE'
+    END FROM accounts m WHERE m.id = a.dual_current_id) END`;
 }
 
 /** Whether the read of a pair's head answers another member under access control (the quick decision leaves it to the full one). */
