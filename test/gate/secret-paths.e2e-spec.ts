@@ -164,6 +164,21 @@ ROUTES.push(
       return op;
     },
   },
+  {
+    route: 'PUT /restapi/json/v1/resources/:rid/accounts/:aid',
+    entry: 'EDIT ACCOUNT of the name (whose password the administrator credential sets)',
+    refusedAs: 'Password Use Denied',
+    // As EDIT RESOURCE: the caller's own look-up and the guard refuse those first.
+    skip: ['other organisation', 'not shared', 'view share', 'help desk'],
+    send: async (s, f, extra = {}) => {
+      const other = await administeredBy(s, f);
+      const op = await call(s.vaultUrl, 'put', `${V}/resources/${f.resourceId}/accounts/${other}`, f.caller.token, { ACCOUNTNAME: `renamed-${other}`, ...extra });
+      const [row] = await s.dataSource.query('SELECT name FROM accounts WHERE id = $1', [other]);
+      // A refusal changes nothing.
+      if (op.result.status !== 'Success' && row.name !== `other-${f.accountId}`) throw new Error(`refused, yet the account is named ${row.name}`);
+      return op;
+    },
+  },
 );
 
 const EXPECTED: Record<Condition, RegExp> = {
@@ -324,6 +339,12 @@ describe('secret paths: one gate refuses, and audits, every path alike', () => {
     } else if (route.entry.startsWith('EDIT RESOURCE')) {
       expect(op.result.status).toBe('Success');
       expect(rows).toEqual([{ operation: 'Resource Modified', outcome: 'Success' }]);
+    } else if (route.entry.startsWith('EDIT ACCOUNT')) {
+      expect(op.result.status).toBe('Success');
+      expect(rows).toEqual([
+        { operation: 'Account Added', outcome: 'Success' },
+        { operation: 'Account Modified', outcome: 'Success' },
+      ]);
     } else if (route.entry === 'password verification (logs in with the stored password)') {
       // The sink is no SSH server: the target cannot say, which is an answer, not a failure.
       expect(op.result.status).toBe('Success');

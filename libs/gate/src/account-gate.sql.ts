@@ -1,5 +1,5 @@
 import { AccountUseRule } from './secret-use';
-import { accessRefusalSql, underAccessControlSql } from './checkout-state';
+import { accessRefusalSql, heldFromSql, underAccessControlSql } from './checkout-state';
 import { GateSetting, settingSql } from './settings-sql';
 import { helpdeskBlockedSql, resourceVisibleSql, visibleWithoutResourceGroupsSql } from './visibility';
 
@@ -64,7 +64,7 @@ export function decisionCtes(
   return `target AS MATERIALIZED (
   SELECT ${accountColumns(rule)},
          ${level} AS level_ok,
-         ${accessRefusalSql('a', 'r', 'c.id')} AS access_refusal,
+         ${rule.answersCurrentMember ? `coalesce(${accessRefusalSql('a', 'r', 'c.id')}, ${memberAccessRefusalSql()})` : accessRefusalSql('a', 'r', 'c.id')} AS access_refusal,
          (c.role = 'Password User' AND ${helpdeskBlockedSql('r', options.callerColumns ? 'c.no_helpdesk_group_ids' : undefined)}) AS helpdesk_blocked,
          ${locate ?? 'NULL::bigint'} AS locator,
          ${gateSetting('reason_required', options)} AS reason_required, ${gateSetting('ticketing_enabled', options)} AS ticketing_enabled
@@ -93,7 +93,7 @@ function quickVerdictCte(rule: AccountUseRule, p: GateSlots, locate: string | un
   SELECT ${accountColumns(rule)},
          ${refusalSql(p, {
            // Under access control the quick decision does not look at requests and check-outs.
-           access: `CASE WHEN ${underAccessControlSql('a', 'r')} THEN 'UNDECIDED' END`,
+           access: `CASE WHEN ${underAccessControlSql('a', 'r')}${rule.answersCurrentMember ? ` OR ${memberControlledSql()}` : ''} THEN 'UNDECIDED' END`,
            helpdesk: `(c.role = 'Password User' AND ${helpdeskBlockedSql('r', options.callerColumns ? 'c.no_helpdesk_group_ids' : undefined)})`,
            reasonRequired: gateSetting('reason_required', options),
            ticketing: gateSetting('ticketing_enabled', options),
@@ -116,6 +116,28 @@ function accountColumns(rule: AccountUseRule): string {
   return `a.id, a.xmin AS version, a.name, ${password}, a.password_fingerprint, a.password_policy, r.id AS rid, r.name AS rname, r.org_id, c.id AS uid, c.username`;
 }
 const ACCOUNT_FROM = 'caller c CROSS JOIN accounts a JOIN resources r ON r.id = a.resource_id';
+
+/**
+ * A pair read releases the current member's password, so the member's access control holds
+ * on it: when the head is not under access control (it was put on the partner, or taken off
+ * the head, after pairing) the read needs the member's own check-out, as a read of the
+ * member does. A head under access control decides for the pair (its check-out is the one
+ * CONFIGURE DUAL ACCOUNT requires), except that a member someone else holds exclusively
+ * (or that is being reset after its check-in) is in use for the head's readers too. Only a
+ * pair whose current member is the other account reaches the subquery.
+ */
+function memberAccessRefusalSql(): string {
+  return `CASE WHEN a.dual_current_id IS NOT NULL AND a.dual_current_id <> a.id THEN (
+    SELECT CASE
+      WHEN NOT ${underAccessControlSql('a', 'r')} THEN ${accessRefusalSql('m', 'r', 'c.id')}
+      WHEN ${underAccessControlSql('m', 'r')} AND EXISTS (SELECT 1 FROM password_requests p WHERE p.account_id = m.id AND p.exclusive AND ${heldFromSql('p', 'c.id')}) THEN 'IN_USE'
+    END FROM accounts m WHERE m.id = a.dual_current_id) END`;
+}
+
+/** Whether the read of a pair's head answers another member under access control (the quick decision leaves it to the full one). */
+function memberControlledSql(): string {
+  return `(a.dual_current_id IS NOT NULL AND a.dual_current_id <> a.id AND EXISTS (SELECT 1 FROM accounts m WHERE m.id = a.dual_current_id AND m.access_control_rows > 0))`;
+}
 
 function gateSetting(key: GateSetting, options: { callerColumns?: boolean }): string {
   return options.callerColumns ? `c.${key}` : settingSql(key, 'r.org_id');

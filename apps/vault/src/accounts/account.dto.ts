@@ -13,4 +13,7 @@ export class EditAccountDto {
   @OptionalText(4000) NOTES?: string;
   @IsOptional() @IsArray({ message: 'ACCOUNTCUSTOMFIELD must be a list of {CUSTOMLABEL, CUSTOMVALUE}' })
   ACCOUNTCUSTOMFIELD?: unknown[];
+  /** A rename on a resource with an administrator is decided on it by the gate, which may ask for these. */
+  @OptionalText(1000) REASON?: string;
+  @OptionalText(200) TICKETID?: string;
 }

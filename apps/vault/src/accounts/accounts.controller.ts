@@ -1,6 +1,7 @@
 import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
+import { SecretPath } from '@app/gate';
 import { ApiLayout, Input, Operation } from '@app/http';
 import { parseId } from '../common/ids';
 import { AddAccountsDto, EditAccountDto } from './account.dto';
@@ -25,6 +26,7 @@ export class AccountsController {
 
   @Put(':rid/accounts/:aid')
   @Operation('EDIT ACCOUNT', Permission.PasswordChange)
+  @SecretPath('redirect')
   edit(@CurrentActor() actor: Actor, @Param('rid') rid: string, @Param('aid') aid: string, @Input(EditAccountDto) dto: EditAccountDto) {
     return this.accounts.edit(actor, parseId(rid, 'resource id'), parseId(aid, 'account id'), dto);
   }

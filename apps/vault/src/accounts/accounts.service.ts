@@ -5,7 +5,7 @@ import { isExpired, Keyring, PasswordPolicy } from '@app/crypto';
 import { AppError, ErrorCode, reply, Reply } from '@app/http';
 import { findAccount, findResource } from '../common/access';
 import { bool, displayTime, orNA } from '../common/format';
-import { guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
+import { AccountSecretGate, guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
 import { PoliciesService } from '../policies/policies.service';
 import { customFieldsOf, insertCustomFields, mergeCustomFields, parseCustomFields } from '../resources/custom-fields';
 import { PASSWORD_CONTEXT } from '@app/gate';
@@ -30,6 +30,7 @@ export class AccountsService {
     private readonly policies: PoliciesService,
     private readonly settings: SettingsService,
     private readonly compliance: ComplianceAssessor,
+    private readonly gate: AccountSecretGate,
   ) {}
 
   async details(actor: Actor, resourceId: number, accountId: number): Promise<Reply> {
@@ -107,17 +108,24 @@ export class AccountsService {
     return reply('Account(s) added successfully', statuses);
   }
 
-  /** Op 21: name, policy, notes and account custom fields; needs modify access to the account. */
+  /**
+   * Op 21: name, policy, notes and account custom fields; needs modify access to the account.
+   * The name is the principal on the target whose password the server sets with the
+   * resource's administrator credential (rotation, the reset after a check-in): on a resource
+   * with an administrator, renaming (case included: PostgreSQL roles are case-sensitive) is
+   * the gate's 'redirect' decision, as EDIT RESOURCE's DNS name is.
+   */
   async edit(actor: Actor, resourceId: number, accountId: number, dto: EditAccountDto): Promise<Reply> {
     const fields = parseCustomFields(dto.ACCOUNTCUSTOMFIELD, 'account');
     const policy = dto.ACCOUNTPASSWORDPOLICY ? (await this.policies.require(actor.orgId, dto.ACCOUNTPASSWORDPOLICY, 'ACCOUNTPASSWORDPOLICY')).name : undefined;
-    const name = await this.dataSource.transaction(async (m) => {
+    const name = await this.gate.transaction(actor, async (m) => {
       const account = await findAccount(m, actor, resourceId, accountId, 'modify', true);
       const newName = dto.ACCOUNTNAME?.trim() || account.name;
       if (newName.toLowerCase() !== account.name.toLowerCase()) {
         const [clash] = await m.query('SELECT id FROM accounts WHERE resource_id = $1 AND name_key = lower($2)', [account.resource_id, newName]);
         if (clash) throw AppError.conflict(`Account ${newName} already exists in resource ${account.resource_name}`);
       }
+      if (newName !== account.name) await this.gate.authorizeRedirect(m, actor, account.resource_id, { reason: dto.REASON, ticketId: dto.TICKETID });
       // A new name can move the resource into or out of groups whose rules read account names.
       const { moves } = await guardMembershipMoves(m, actor, [account.resource_id], () =>
         m.query('UPDATE accounts SET name = $2, name_key = lower($2), notes = $3, password_policy = $4, updated_at = now() WHERE id = $1', [

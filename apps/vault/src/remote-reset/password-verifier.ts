@@ -28,12 +28,13 @@ export class PasswordVerifier {
 
   /** POST .../accounts/{aid}/verify. */
   async verifyForCaller(actor: Actor, resourceId: number, accountId: number, reason = '', ticketId = ''): Promise<Reply> {
-    await this.remote.settle(accountId, `a verification by ${actor.username}`).catch(() => undefined);
-    const { password, account } = await this.gate.openPassword(
-      actor,
-      { use: 'use', resourceId, accountId, reason, ticketId },
-      'Verification: login to the target with the stored password',
-    );
+    const open = () =>
+      this.gate.openPassword(actor, { use: 'use', resourceId, accountId, reason, ticketId }, 'Verification: login to the target with the stored password');
+    // The gate first: settling a pending change logs in with the account's passwords. When
+    // the settlement stores another password, that one is decided on and opened anew.
+    const granted = await open();
+    const settled = await this.remote.settle(accountId, `a verification by ${actor.username}`).catch(() => undefined);
+    const { password, account } = settled === 'committed' ? await open() : granted;
     const settings = await this.remote.settingsOf(resourceId);
     const result = await this.verify(settings, account.name, password, settings.admin_id === account.id);
     await this.sync.record(accountId, result, actor);

@@ -16,7 +16,8 @@ import { connectorAppError, connectorOf, defaultPort, RemoteSettings, SETTINGS_S
  * change passwords, and how to reach it. Saving logs in with that account and proves its
  * right to change passwords; a failure saves nothing and says why. Logging in sends the
  * stored password, so the gate decides first (a use of it; pointing it at another host,
- * port, TLS setting or CA needs full access to the resource), audited before connecting.
+ * port, TLS setting, CA, DN template or database needs full access to the resource), audited
+ * before connecting.
  */
 @Injectable()
 export class RemoteConfiguration {
@@ -36,7 +37,17 @@ export class RemoteConfiguration {
     );
     const [current]: RemoteSettings[] = await this.dataSource.query(`${SETTINGS_SQL} WHERE r.id = $1 AND r.org_id = $2`, [resourceId, actor.orgId]);
     const next = current ? proposed(current, dto, host) : undefined;
-    const moved = !!next && (next.host !== current.host || next.port !== current.port || next.tls !== current.tls || (next.caCert ?? null) !== current.ca_cert);
+    // Where the credentials go: the host, port, TLS and CA, and the LDAP DN template (the DN the
+    // administrator binds as, and the entry each account's new password is written to) and the
+    // PostgreSQL database (whose authentication rule receives the password).
+    const moved =
+      !!next &&
+      (next.host !== current.host ||
+        next.port !== current.port ||
+        next.tls !== current.tls ||
+        (next.caCert ?? null) !== current.ca_cert ||
+        (next.userDn ?? null) !== current.user_dn ||
+        (next.database ?? null) !== current.database);
     const use: AccountUse = moved ? 'configure' : 'use';
     const { password } = await this.gate.openPassword(
       actor,

@@ -164,6 +164,8 @@ export class RemotePasswords {
 
   private async change(caller: RemoteCaller, resourceId: number, accountId: number, password: NewPassword, decide: Decide, audit: StoreAudit): Promise<void> {
     const settled = await this.withLock(accountId, true, async (runner) => {
+      // Settling logs in with the account's passwords: only for a caller the gate grants.
+      if (caller.actor) await this.decided(runner, caller.actor, decide);
       await this.settleLocked(runner, accountId, caller.startedBy ?? `a remote change by ${caller.actor?.username}`);
       // A rotation run whose change a crashed instance left pending, settled just now: done, not again.
       if (audit.rotationRun !== undefined && (await runner.query('SELECT 1 FROM accounts WHERE last_rotation_run = $1', [audit.rotationRun])).length) return;
@@ -186,6 +188,23 @@ export class RemotePasswords {
       await this.commit(runner, caller.actor, accountId, newPassword, audit);
     });
     return settled;
+  }
+
+  /**
+   * The caller's decision alone, before a pending change is settled (a settlement logs in
+   * with the account's passwords): a refusal is audited and thrown; a grant writes nothing
+   * (the change's own row audits it) and is decided again by `begin`, after the settlement.
+   */
+  private async decided(runner: QueryRunner, actor: Actor, decide: Decide): Promise<void> {
+    await runner.startTransaction();
+    try {
+      await decide(runner.manager);
+    } catch (error) {
+      await runner.rollbackTransaction().catch(() => undefined);
+      if (error instanceof GateRefusal) await this.gate.auditRefusal(actor, error);
+      throw error;
+    }
+    await runner.rollbackTransaction();
   }
 
   /** Step 2: decision, policy and history checks, and the pending password, in one committed transaction. */
