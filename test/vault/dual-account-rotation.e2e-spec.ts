@@ -3,6 +3,7 @@ import { startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { inputData } from '../support/http';
 import { ConnectorPeer, startPeer } from '../support/connector-peers';
+import { call, share, user, workflow } from './workflow-helpers';
 
 const V1 = '/restapi/json/v1';
 const ROTATIONS = 60;
@@ -141,4 +142,37 @@ describe('two-account rotation (CONFIGURE DUAL ACCOUNT)', () => {
     // The partner is rotated as the pair's member, never on its own.
     expect(await rotations(ids[green])).toBe(0);
   }, 300_000);
+
+  it('does not rotate a pair while its partner is under an exclusive check-out, and does right after the check-in', async () => {
+    const w = workflow(s.vaultUrl);
+    const owner = { id: 0, token: s.adminToken, name: 'admin' };
+    const partnerId = ids[green];
+    // Access control on the partner (the head stays uncontrolled: reads of the pair then need a check-out of it).
+    expect((await call(s.vaultUrl, 'put', `${V1}/resources/${resourceId}/accounts/${partnerId}/accesscontrol`, s.adminToken, {})).result.status).toBe('Success');
+    const alice = await user(s);
+    await share(s, resourceId, alice.id);
+    expect((await w.request(alice, partnerId, { REASON: 'maintenance' })).result.status).toBe('Success');
+    expect((await w.approve(owner, partnerId, alice.id)).result.status).toBe('Success');
+    expect((await w.checkout(alice, partnerId)).result.status).toBe('Success');
+    const before = await rotations(ids[blue]);
+    // The pair's grace is long over; the schedule is due now.
+    await s.dataSource.query(`UPDATE accounts SET dual_switched_at = now() - interval '1 hour' WHERE id = $1`, [ids[blue]]);
+    await put(`/resourcegroup/${groupId}/passwordrotation`, { ENABLED: 'true', INTERVAL: '1', INTERVALUNIT: 'days' });
+    await s.dataSource.query('UPDATE rotation_schedules SET next_run = now() WHERE group_id = $1', [groupId]);
+    const waiting = async () =>
+      (await s.dataSource.query(`SELECT 1 FROM rotation_runs WHERE account_id = $1 AND status = 'due' AND message = 'Waiting for the check-in of an exclusive check-out'`, [ids[blue]])).length === 1;
+    const end = Date.now() + 30_000;
+    while (!(await waiting())) {
+      if (Date.now() > end) throw new Error('the pair did not wait for the check-in');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await rotations(ids[blue])).toBe(before);
+    expect((await w.checkin(alice, partnerId, alice.id)).result.status).toBe('Success');
+    const after = Date.now() + 30_000;
+    while ((await rotations(ids[blue])) !== before + 1) {
+      if (Date.now() > after) throw new Error('the pair was not rotated after the check-in');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await put(`/resourcegroup/${groupId}/passwordrotation`, { ENABLED: 'false' });
+  }, 120_000);
 });

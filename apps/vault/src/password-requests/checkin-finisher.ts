@@ -228,7 +228,11 @@ function join(...parts: string[]): string {
   return parts.filter(Boolean).join('; ');
 }
 
-/** Scheduled rotations that waited for this check-in (RotationScheduler) are due at once. */
+/** Scheduled rotations that waited for this check-in (RotationScheduler; of the account, or of the pair it is the partner of) are due at once. */
 function rotationsDueNow(m: EntityManager, accountId: number): Promise<unknown> {
-  return m.query(`UPDATE rotation_runs SET next_attempt_at = now() WHERE account_id = $1 AND status = 'due' AND next_attempt_at > now()`, [accountId]);
+  return m.query(
+    `UPDATE rotation_runs SET next_attempt_at = now()
+     WHERE status = 'due' AND next_attempt_at > now() AND (account_id = $1 OR account_id IN (SELECT id FROM accounts WHERE dual_partner_id = $1))`,
+    [accountId],
+  );
 }

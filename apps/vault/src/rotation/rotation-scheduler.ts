@@ -41,7 +41,7 @@ interface ClaimedRun {
  *    and the next claimer finds it done (accounts.last_rotation_run, written with the new
  *    password) or settles what the connector left pending before rotating.
  * An account under an exclusive check-out waits for its check-in (CheckinFinisher makes its
- * runs due then). A resource's administrator account is rotated after the resource's other
+ * runs due then), and so does a pair while either member is checked out. A resource's administrator account is rotated after the resource's other
  * due accounts: they log in with its password. A failed attempt is retried RETRIES times, RETRYINTERVAL apart; the last
  * failure is audited, notified and kept on the run.
  */
@@ -125,7 +125,7 @@ export class RotationScheduler implements OnApplicationBootstrap, BeforeApplicat
            g.name AS group_name, a.name AS account_name, r.id AS resource_id, r.name AS resource_name,
            EXISTS (SELECT 1 FROM accounts x WHERE x.last_rotation_run = rr.id) AS rotated,
            (SELECT max(pr.checkout_until) FROM password_requests pr
-            WHERE pr.account_id = rr.account_id AND pr.status IN ('checked_out', 'resetting') AND pr.exclusive) AS held_until
+            WHERE pr.account_id IN (rr.account_id, a.dual_partner_id) AND pr.status IN ('checked_out', 'resetting') AND pr.exclusive) AS held_until
          FROM rotation_runs rr JOIN rotation_schedules s ON s.group_id = rr.group_id JOIN resource_groups g ON g.id = rr.group_id
            JOIN accounts a ON a.id = rr.account_id JOIN resources r ON r.id = a.resource_id
          WHERE rr.status = 'due' AND rr.next_attempt_at <= now()
