@@ -25,7 +25,7 @@ HMAC=$(echo "$EAB" | jq -r '.details.hmacKey')
 
 certbot certonly --standalone --non-interactive --agree-tos --register-unsafely-without-email \
   --config-dir "$WORK/config" --work-dir "$WORK/work" --logs-dir "$WORK/logs" \
-  --server $PKI/acme/issuing-ca/directory --eab-kid "$KID" --eab-hmac-key "$HMAC" \
+  --server $PKI/acme/issuing-ca/directory --eab-kid="$KID" --eab-hmac-key="$HMAC" \
   --http-01-port "$HTTP01_PORT" --http-01-address 127.0.0.1 -d "$DOMAIN"
 
 curl -s -o "$WORK/root-ca.crt" $PKI/ca/root-ca.crt

@@ -74,7 +74,7 @@ describe('ACME server with certbot and lego', () => {
     const http01 = String(s.config.acmeHttp01Port);
     const issue = await certbot(cb, trustPem, [
       'certonly', '--standalone', '--agree-tos', '--register-unsafely-without-email',
-      '--server', directory, '--eab-kid', key.keyId, '--eab-hmac-key', key.hmacKey,
+      '--server', directory, `--eab-kid=${key.keyId}`, `--eab-hmac-key=${key.hmacKey}`, // "=": a base64url key may begin with "-"
       '--http-01-port', http01, '--http-01-address', '127.0.0.1', '-d', 'certbot.acme-test.localhost',
     ]);
     expectOk(issue);
@@ -112,7 +112,7 @@ describe('ACME server with certbot and lego', () => {
     const tls = ['--tls', '--tls.port', `127.0.0.1:${s.config.acmeTlsAlpn01Port}`];
     const domains = ['--domains', 'lego.acme-test.localhost', '--domains', '127.0.0.1'];
     // lego asks for the EAB flags whenever the directory says externalAccountRequired; they are used once, at registration.
-    const eab = ['--eab', '--kid', key.keyId, '--hmac', key.hmacKey];
+    const eab = ['--eab', `--kid=${key.keyId}`, `--hmac=${key.hmacKey}`]; // "=": a base64url key may begin with "-"
     const issue = await lego(lg, trustPem, server, [...domains, ...tls, ...eab, 'run']);
     expectOk(issue);
     const crt = join(lg, 'certificates', 'lego.acme-test.localhost.crt');
