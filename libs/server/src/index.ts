@@ -8,3 +8,4 @@ export * from './health.controller';
 export * from './openapi';
 export * from './shutdown';
 export * from './describe-error';
+export * from './repeating-task';

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { DataSource } from 'typeorm';
 import { AuditOperation, AuditWriter } from '@app/audit';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { RepeatingTask } from '@app/server';
 import { CheckinFinisher } from './checkin-finisher';
 
 /** Rows handled per kind and sweep, so one sweep never holds the database for long. */
@@ -23,48 +24,34 @@ export interface SweepCounts {
 @Injectable()
 export class RequestSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('RequestSweeper');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private stopped = false;
+  private readonly loop: RepeatingTask;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly audit: AuditWriter,
     private readonly finisher: CheckinFinisher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.loop = new RepeatingTask(this.logger, 'Sweep', () => this.sweep(), () => this.config.sweepIntervalMs);
+  }
 
   onApplicationBootstrap(): void {
-    this.schedule();
+    this.loop.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   async sweep(): Promise<SweepCounts> {
     const expired = await this.expireRequests();
     let checkedIn = 0;
-    while (checkedIn < BATCH && !this.stopped && (await this.finisher.checkInLapsed())) checkedIn++;
+    while (checkedIn < BATCH && !this.loop.stopped && (await this.finisher.checkInLapsed())) checkedIn++;
     let recovered = 0;
-    while (recovered < BATCH && !this.stopped && (await this.finisher.recoverOne())) recovered++;
+    while (recovered < BATCH && !this.loop.stopped && (await this.finisher.recoverOne())) recovered++;
     return { expired, checkedIn, recovered };
   }
 
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.sweep()
-        .catch((error: Error) => this.logger.error(`Sweep failed: ${error.message}`))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule();
-        });
-    }, this.config.sweepIntervalMs);
-    this.timer.unref();
-  }
 
   private expireRequests(): Promise<number> {
     return this.dataSource.transaction(async (m) => {

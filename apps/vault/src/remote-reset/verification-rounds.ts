@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { RepeatingTask } from '@app/server';
 import { PasswordVerifier } from './password-verifier';
 import { RemotePasswords } from './remote-passwords';
 
@@ -23,9 +24,7 @@ const SETTLE_POLL_MS = 10_000;
 @Injectable()
 export class VerificationRounds implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('PasswordVerification');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private stopped = false;
+  private readonly loop: RepeatingTask;
   private lastSettle = 0;
 
   constructor(
@@ -33,23 +32,23 @@ export class VerificationRounds implements OnApplicationBootstrap, BeforeApplica
     private readonly remote: RemotePasswords,
     private readonly verifier: PasswordVerifier,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.loop = new RepeatingTask(this.logger, 'Round', () => this.round(), () => this.pause());
+  }
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    this.loop.start(0);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Settles every pending change nobody holds; returns how many were settled one way or the other. */
   async settleAll(startedBy = 'the settler (interrupted remote changes)'): Promise<number> {
     let settled = 0;
     for (const accountId of await this.remote.pendingAccounts()) {
-      if (this.stopped) break;
+      if (this.loop.stopped) break;
       const outcome = await this.remote.settle(accountId, startedBy).catch((error: Error) => {
         this.logger.warn(`Settling account ${accountId} failed: ${error.message}`);
         return 'undecided' as const;
@@ -77,7 +76,7 @@ export class VerificationRounds implements OnApplicationBootstrap, BeforeApplica
     // A few logins at once: each mostly waits on the target.
     const queue = claimed.map((c) => c.id);
     const verifyNext = async (): Promise<void> => {
-      for (let id = queue.shift(); id !== undefined && !this.stopped; id = queue.shift()) {
+      for (let id = queue.shift(); id !== undefined && !this.loop.stopped; id = queue.shift()) {
         await this.verifier.verifyForServer(id, 'the periodic verification').catch((error: Error) => this.logger.warn(`Verifying account ${id} failed: ${error.message}`));
       }
     };
@@ -85,22 +84,13 @@ export class VerificationRounds implements OnApplicationBootstrap, BeforeApplica
     return claimed.length;
   }
 
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.round()
-        .catch((error: Error) => this.logger.error(`Round failed: ${error.message}`))
-        .finally(() => this.schedule(this.pause()));
-    }, delay);
-    this.timer.unref();
-  }
 
   private async round(): Promise<void> {
     if (Date.now() - this.lastSettle >= SETTLE_POLL_MS) {
       this.lastSettle = Date.now();
       await this.settleAll();
     }
-    while (!this.stopped && (await this.verifyDue()) === BATCH);
+    while (!this.loop.stopped && (await this.verifyDue()) === BATCH);
   }
 
   private pause(): number {

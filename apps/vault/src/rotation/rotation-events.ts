@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { RepeatingTask } from '@app/server';
 import { RotationEventBody, SIGNATURE_HEADER, retryDelaySeconds, signRotationEvent } from './rotation-webhook';
 
 const TIMEOUT_MS = 10_000;
@@ -18,14 +19,14 @@ export type RotationFact = Omit<RotationEventBody, 'event' | 'id' | 'time'> & { 
 @Injectable()
 export class RotationEvents implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('RotationWebhook');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private stopped = false;
+  private readonly loop: RepeatingTask;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.loop = new RepeatingTask(this.logger, 'Delivery', () => this.deliverDue(), () => Math.min(this.config.rotation.tickMs, 1000));
+  }
 
   get enabled(): boolean {
     return this.config.rotation.webhookUrl !== undefined;
@@ -43,19 +44,17 @@ export class RotationEvents implements OnApplicationBootstrap, BeforeApplication
   }
 
   onApplicationBootstrap(): void {
-    if (this.enabled) this.schedule();
+    if (this.enabled) this.loop.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Delivers what is due; returns how many were delivered. */
   async deliverDue(limit = 100): Promise<number> {
     let delivered = 0;
-    for (let n = 0; n < limit && !this.stopped; n++) {
+    for (let n = 0; n < limit && !this.loop.stopped; n++) {
       const outcome = await this.deliverOne();
       if (outcome === 'none') break;
       if (outcome === 'delivered') delivered++;
@@ -102,16 +101,4 @@ export class RotationEvents implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.deliverDue()
-        .catch((error: Error) => this.logger.error(`Delivery failed: ${error.message}`))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule();
-        });
-    }, Math.min(this.config.rotation.tickMs, 1000));
-    this.timer.unref();
-  }
 }

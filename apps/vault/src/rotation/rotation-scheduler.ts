@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditOperation, AuditWriter } from '@app/audit';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { RepeatingTask } from '@app/server';
 import { resourceVisibleSql } from '@app/gate';
 import { ACCOUNT_ROTATOR, AccountRotator, RotationDeferred } from './account-rotator';
 import { RotationEvents } from './rotation-events';
@@ -48,9 +49,7 @@ interface ClaimedRun {
 @Injectable()
 export class RotationScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Rotation');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private stopped = false;
+  private readonly loop: RepeatingTask;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -59,25 +58,25 @@ export class RotationScheduler implements OnApplicationBootstrap, BeforeApplicat
     private readonly notices: RotationNotices,
     @Inject(ACCOUNT_ROTATOR) private readonly rotator: AccountRotator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.loop = new RepeatingTask(this.logger, 'Rotation tick', () => this.tick(), () => this.config.rotation.tickMs);
+  }
 
   onApplicationBootstrap(): void {
-    this.schedule();
+    this.loop.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   /** One tick: expand due schedules, then rotate what is due with the configured concurrency. */
   async tick(): Promise<{ expanded: number; rotated: number; failed: number }> {
     let expanded = 0;
-    for (let n; (n = await this.expandDue()) > 0 && !this.stopped; ) expanded += n;
+    for (let n; (n = await this.expandDue()) > 0 && !this.loop.stopped; ) expanded += n;
     const counts = { rotated: 0, failed: 0 };
     const worker = async () => {
-      for (let outcome; !this.stopped && (outcome = await this.runOne()) !== 'none'; ) {
+      for (let outcome; !this.loop.stopped && (outcome = await this.runOne()) !== 'none'; ) {
         if (outcome === 'rotated') counts.rotated++;
         if (outcome === 'failed') counts.failed++;
       }
@@ -200,18 +199,6 @@ export class RotationScheduler implements OnApplicationBootstrap, BeforeApplicat
     this.notices.rotationFailed({ ...fact, message, attempts, recipients: run.notify });
   }
 
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .catch((error: Error) => this.logger.error(`Rotation tick failed: ${error.message}`))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule();
-        });
-    }, this.config.rotation.tickMs);
-    this.timer.unref();
-  }
 }
 
 function finish(m: EntityManager, runId: number, status: 'done' | 'failed', message: string): Promise<unknown> {
