@@ -26,11 +26,9 @@ export class EnvelopeInterceptor implements NestInterceptor {
         const reply = value as Reply | undefined;
         noteAnswer(res, httpStatus, value instanceof FileReply || value instanceof TextReply ? undefined : (reply?.status ?? meta?.successText));
         if (value instanceof FileReply) {
-          return new StreamableFile(value.body, {
-            type: value.contentType,
-            disposition: `attachment; filename="${value.fileName.replace(/["\r\n\\]/g, '_')}"`,
-            length: value.body.length,
-          });
+          // A browser must not guess a stored file's type (an uploaded .html would run as a page).
+          res.setHeader('X-Content-Type-Options', 'nosniff');
+          return new StreamableFile(value.body, { type: value.contentType, disposition: value.disposition, length: value.body.length });
         }
         if (value instanceof JsonReply) return value.body;
         if (value instanceof TextReply) {

@@ -2,6 +2,7 @@ import busboy from 'busboy';
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { AppError, ErrorCode } from './app-error';
+import { noteReaderFault } from './reader-fault';
 import type { ParsedRequest } from './request-body.middleware';
 import { authFailed, BodyGate, leaveUnread, PREAUTH_BODY_LIMIT } from './text-body';
 import { extractToken } from './token';
@@ -29,8 +30,9 @@ const FIELD_SIZE = 1024 * 1024;
  * files together at most `maxTotal` bytes. Until the caller is admitted (a token before the
  * body, or an AUTHTOKEN field checked as soon as it is complete, reading paused meanwhile)
  * at most PREAUTH_BODY_LIMIT bytes are read; after that, or after any error, the rest is
- * left unread and the connection closes after the answer. Never throws: a bad body is
- * reported when input is read.
+ * left unread and the connection closes after the answer. Never throws, not even from an
+ * event handler (each one is `guarded`: a throw there would be outside every exception
+ * filter and end the process): a bad body is reported when input is read.
  */
 export function readMultipart(req: ParsedRequest, res: ServerResponse, o: MultipartOptions, done: () => void): void {
   let parser: busboy.Busboy;
@@ -56,6 +58,17 @@ export function readMultipart(req: ParsedRequest, res: ServerResponse, o: Multip
   let parsed = false;
   let finished = false;
 
+  /** Every event and callback of the reader runs through this: a throw ends the request with Failed, never the process. */
+  const guarded =
+    <A extends unknown[]>(handler: (...args: A) => void) =>
+    (...args: A): void => {
+      try {
+        handler(...args);
+      } catch (error) {
+        noteReaderFault(req, error);
+        finish(error instanceof AppError ? error : unreadable(error));
+      }
+    };
   const finish = (error?: AppError) => {
     if (finished) return;
     finished = true;
@@ -84,74 +97,101 @@ export function readMultipart(req: ParsedRequest, res: ServerResponse, o: Multip
   const admit = (token: string) => {
     checking = true;
     req.pause();
-    void o.gate.admissible(token, req).catch(() => false).then((ok) => {
-      checking = false;
-      if (finished) return;
-      if (!ok) return finish(authFailed());
-      admitted = true;
-      const busy = o.acquire();
-      if (busy) return finish(busy);
-      slot = true;
-      resume();
-      completeIfDone();
-    });
+    Promise.resolve()
+      .then(() => o.gate.admissible(token, req))
+      .catch(() => false)
+      .then(
+        guarded((ok: boolean) => {
+          checking = false;
+          if (finished) return;
+          if (!ok) return finish(authFailed());
+          admitted = true;
+          const busy = o.acquire();
+          if (busy) return finish(busy);
+          slot = true;
+          resume();
+          completeIfDone();
+        }),
+      );
   };
 
-  function onData(chunk: Buffer): void {
+  const onData = guarded((chunk: Buffer) => {
     raw += chunk.length;
     if (!admitted && raw > PREAUTH_BODY_LIMIT) return finish(authFailed());
     if (!parser.write(chunk)) {
       parserFull = true;
       req.pause();
     }
-  }
-  parser.on('drain', () => {
-    parserFull = false;
-    resume();
   });
-  parser.on('field', (name, value, info) => {
-    if (finished) return;
-    if (name == null) return finish(unnamed());
-    if (info.nameTruncated) return finish(AppError.invalid('The multipart body could not be read: a field name is longer than 100 bytes'));
-    if (info.valueTruncated) return finish(AppError.invalid(`The multipart field ${name} is longer than ${FIELD_SIZE} bytes`));
-    count(Buffer.byteLength(value));
-    append(fields, name, value);
-    if (!admitted && !checking && /^(app_)?authtoken$/i.test(name)) {
-      const token = extractToken(req);
-      if (token) admit(token);
-    }
-  });
-  parser.on('file', (name, stream, info) => {
-    if (finished || name == null || !info.filename) {
-      stream.resume();
-      if (name == null) finish(unnamed());
-      return;
-    }
-    writing.add(stream);
-    stream.on('data', (chunk: Buffer) => count(chunk.length));
-    stream.on('limit', () => finish(new AppError(ErrorCode.TooLarge, `The uploaded file is larger than the limit of ${o.maxFileSize} bytes`)));
-    o.storage.save(req, stream).then(
-      (stored) => {
-        writing.delete(stream);
-        files.push({ fieldname: name, originalname: info.filename, encoding: info.encoding, mimetype: info.mimeType, ...stored } as Express.Multer.File);
-        completeIfDone();
-      },
-      (error: unknown) => {
-        writing.delete(stream);
-        finish(error instanceof AppError ? error : unreadable(error));
-      },
-    );
-  });
+  parser.on(
+    'drain',
+    guarded(() => {
+      parserFull = false;
+      resume();
+    }),
+  );
+  parser.on(
+    'field',
+    guarded((name: string | undefined, value: string | undefined, info: busboy.FieldInfo) => {
+      if (finished) return;
+      if (name == null) return finish(unnamed());
+      if (info.nameTruncated) return finish(AppError.invalid('The multipart body could not be read: a field name is longer than 100 bytes'));
+      if (info.valueTruncated) return finish(AppError.invalid(`The multipart field ${partName(name)} is longer than ${FIELD_SIZE} bytes`));
+      // busboy hands undefined for a text part in a charset it cannot decode (UTF-16BE, an unknown name).
+      if (typeof value !== 'string') return finish(AppError.invalid(`The multipart field ${partName(name)} could not be read: its charset is not one this server decodes (send UTF-8)`));
+      count(Buffer.byteLength(value));
+      append(fields, name, value);
+      if (!admitted && !checking && /^(app_)?authtoken$/i.test(name)) {
+        const token = extractToken(req);
+        if (token) admit(token);
+      }
+    }),
+  );
+  parser.on(
+    'file',
+    guarded((name: string | undefined, stream: Readable, info: busboy.FileInfo) => {
+      // A destroyed stream may still report an error: never without a listener.
+      stream.on('error', () => undefined);
+      if (finished || name == null || !info.filename) {
+        stream.resume();
+        if (name == null) finish(unnamed());
+        return;
+      }
+      writing.add(stream);
+      stream.on('data', guarded((chunk: Buffer) => count(chunk.length)));
+      stream.on('limit', guarded(() => finish(new AppError(ErrorCode.TooLarge, `The uploaded file is larger than the limit of ${o.maxFileSize} bytes`))));
+      // Called at once (the 'data' listener above lets the stream flow); a synchronous throw becomes a rejection.
+      storeSafely(o.storage, req, stream).then(
+        guarded((stored: Awaited<ReturnType<TempFileStorage['save']>>) => {
+          writing.delete(stream);
+          files.push({ fieldname: name, originalname: info.filename, encoding: info.encoding, mimetype: info.mimeType, ...stored } as Express.Multer.File);
+          completeIfDone();
+        }),
+        guarded((error: unknown) => {
+          writing.delete(stream);
+          stream.resume();
+          noteReaderFault(req, error);
+          finish(error instanceof AppError ? error : unstored());
+        }),
+      );
+    }),
+  );
   parser.on('error', (error: unknown) => finish(unreadable(error)));
-  parser.on('partsLimit', () => finish(AppError.invalid('The multipart body could not be read: too many parts')));
-  parser.on('filesLimit', () => finish(AppError.invalid('The multipart body could not be read: more than 10 files')));
-  parser.on('fieldsLimit', () => finish(AppError.invalid('The multipart body could not be read: more than 100 fields')));
-  parser.on('close', () => {
-    parsed = true;
-    completeIfDone();
-  });
+  parser.on('partsLimit', guarded(() => finish(AppError.invalid('The multipart body could not be read: too many parts'))));
+  parser.on('filesLimit', guarded(() => finish(AppError.invalid('The multipart body could not be read: more than 10 files'))));
+  parser.on('fieldsLimit', guarded(() => finish(AppError.invalid('The multipart body could not be read: more than 100 fields'))));
+  parser.on(
+    'close',
+    guarded(() => {
+      parsed = true;
+      completeIfDone();
+    }),
+  );
   req.on('data', onData);
-  req.on('end', () => !finished && parser.end());
+  req.on(
+    'end',
+    guarded(() => !finished && parser.end()),
+  );
   req.on('error', () => finish(AppError.invalid('The multipart body could not be read: the request was aborted')));
 }
 
@@ -166,6 +206,25 @@ function unnamed(): AppError {
   return AppError.invalid('The multipart body could not be read: a part has no name');
 }
 
+function storeSafely(storage: TempFileStorage, req: ParsedRequest, stream: Readable): ReturnType<TempFileStorage['save']> {
+  try {
+    return storage.save(req, stream);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** A part's name as shown in a message: quoted, control characters escaped. */
+function partName(name: string): string {
+  return JSON.stringify(name);
+}
+
+/** busboy's own errors say what is malformed ("Malformed part header"); anything else is ours and not for the client. */
 function unreadable(error: unknown): AppError {
-  return AppError.invalid(`The multipart body could not be read: ${(error as Error)?.message ?? 'malformed'}`);
+  const parserError = error instanceof Error && !(error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError);
+  return AppError.invalid(`The multipart body could not be read: ${parserError ? error.message : 'malformed'}`);
+}
+
+function unstored(): AppError {
+  return new AppError(ErrorCode.Unavailable, 'The uploaded file could not be stored on the server; try again shortly');
 }

@@ -1,3 +1,5 @@
+import { attachmentDisposition } from './content-disposition';
+
 /** What a handler returns; the interceptor wraps it in the layout's envelope. */
 export interface Reply {
   message: string;
@@ -17,13 +19,20 @@ export function listReply(message: string, items: unknown[], totalRows = items.l
   return { message, details: items, totalRows };
 }
 
-/** A download: the file itself, not an envelope. */
+/**
+ * A download: the file itself, not an envelope. Its headers are made here, where the service
+ * builds the answer (inside the gate's release, before the audit commits), and cannot fail later.
+ */
 export class FileReply {
+  readonly disposition: string;
+
   constructor(
     readonly body: Buffer,
     readonly fileName: string,
     readonly contentType = 'application/octet-stream',
-  ) {}
+  ) {
+    this.disposition = attachmentDisposition(fileName);
+  }
 }
 
 /** A plain-text answer (revoke; /metrics, whose refusals carry their HTTP status for scrapers). */

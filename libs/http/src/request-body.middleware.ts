@@ -2,6 +2,7 @@ import { NextFunction, Request, Response } from 'express';
 import { AppError, ErrorCode } from './app-error';
 import { hasNoBody } from './lean-route';
 import { readMultipart } from './multipart-body';
+import { noteReaderFault } from './reader-fault';
 import { splitUrl } from './split-url';
 import { admissionBeforeBody, BodyGate, leaveUnread, readTextBody } from './text-body';
 import { removeRequestUploads, TempFileStorage } from './upload-storage';
@@ -86,16 +87,31 @@ export function requestBodyMiddleware(options: RequestBodyOptions) {
       next();
       return;
     }
-    void (options.admissible ? admissionBeforeBody(req, gate) : Promise.resolve(true)).then((admitted) => {
-      if (admitted === false) {
-        leaveUnread(req, res, gate);
-        next();
-      } else if (/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
-        readMultipartBody(req, res, next, admitted === true);
-      } else {
-        readTextBody(req, maxBody, next, admitted ? undefined : { res, gate });
-      }
-    });
+    // The readers never throw; should one anyway, the request is answered Failed, not lost.
+    let passed = false;
+    const proceed = () => {
+      if (passed) return;
+      passed = true;
+      next();
+    };
+    Promise.resolve()
+      .then(() => (options.admissible ? admissionBeforeBody(req, gate) : true))
+      .then((admitted) => {
+        if (admitted === false) {
+          leaveUnread(req, res, gate);
+          proceed();
+        } else if (/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
+          readMultipartBody(req, res, proceed, admitted === true);
+        } else {
+          readTextBody(req, maxBody, proceed, admitted ? undefined : { res, gate });
+        }
+      })
+      .catch((error: unknown) => {
+        noteReaderFault(req, error);
+        if (passed) return;
+        leaveUnread(req, res, gate, AppError.invalid('The request body could not be read'));
+        proceed();
+      });
   };
 }
 

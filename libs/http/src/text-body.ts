@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { AppError, AUTH_FAILED_MESSAGE, ErrorCode } from './app-error';
 import { closeAfterAnswer } from './lingering-close';
+import { noteReaderFault } from './reader-fault';
 import type { ParsedRequest } from './request-body.middleware';
 import { extractToken } from './token';
 
@@ -23,7 +24,10 @@ export interface BodyGate {
 export async function admissionBeforeBody(req: ParsedRequest, gate: BodyGate): Promise<boolean | undefined> {
   const token = extractToken(req);
   if (!token) return undefined;
-  return gate.admissible(token, req).catch(() => false);
+  // A gate that throws instead of answering refuses, like one that says no.
+  return Promise.resolve()
+    .then(() => gate.admissible(token, req))
+    .catch(() => false);
 }
 
 /**
@@ -46,7 +50,28 @@ export function readTextBody(req: ParsedRequest, maxBody: number, done: () => vo
   let size = 0;
   let pending = gated;
   let stopped = false;
-  const onData = (chunk: Buffer) => {
+  // A throw in an event handler is outside every exception filter and would end the process:
+  // it ends this request instead, reported when input is read.
+  const fail = (error: unknown) => {
+    noteReaderFault(req, error);
+    if (stopped) return;
+    stopped = true;
+    chunks.length = 0;
+    req.off('data', onData);
+    req.bodyError = error instanceof AppError ? error : AppError.invalid('The request body could not be read');
+    req.resume();
+    done();
+  };
+  const guarded =
+    <A extends unknown[]>(handler: (...args: A) => void) =>
+    (...args: A): void => {
+      try {
+        handler(...args);
+      } catch (error) {
+        fail(error);
+      }
+    };
+  const onData = guarded((chunk: Buffer) => {
     size += chunk.length;
     if (size <= maxBody) chunks.push(chunk);
     if (!pending || size <= PREAUTH_BODY_LIMIT) return;
@@ -55,21 +80,30 @@ export function readTextBody(req: ParsedRequest, maxBody: number, done: () => vo
     req.pause();
     req.body = formTokenFields(Buffer.concat(chunks).subarray(0, PREAUTH_BODY_LIMIT));
     const token = extractToken(req);
-    void (token ? gate.admissible(token, req).catch(() => false) : Promise.resolve(false)).then((admitted) => {
-      if (admitted) {
-        req.resume();
-        return;
-      }
-      stopped = true;
-      chunks.length = 0;
-      req.off('data', onData);
-      leaveUnread(req, res, gate);
-      done();
-    });
-  };
+    Promise.resolve()
+      .then(() => (token ? gate.admissible(token, req) : false))
+      .catch(() => false)
+      .then(
+        guarded((admitted: boolean) => {
+          if (admitted) {
+            req.resume();
+            return;
+          }
+          stopped = true;
+          chunks.length = 0;
+          req.off('data', onData);
+          leaveUnread(req, res, gate);
+          done();
+        }),
+      );
+  });
   req.on('data', onData);
-  req.on('error', () => !stopped && done());
-  req.on('end', () => {
+  req.on('error', () => {
+    if (stopped) return;
+    stopped = true;
+    done();
+  });
+  req.on('end', guarded(() => {
     if (stopped) return;
     if (size > maxBody) {
       req.bodyError = new AppError(ErrorCode.TooLarge, `Request body is larger than the limit of ${maxBody} bytes`);
@@ -78,8 +112,9 @@ export function readTextBody(req: ParsedRequest, maxBody: number, done: () => vo
     } else {
       parseText(req, Buffer.concat(chunks).toString('utf8'));
     }
+    stopped = true;
     done();
-  });
+  }));
 }
 
 /** The token fields among the complete form fields of a body's first bytes (none in raw JSON). */

@@ -9,7 +9,7 @@ export type Sample = [Labels, number];
 
 // Process-wide metrics (CPU, memory, GC, event loop delay): one set per process, shown on every port.
 let processRegistry: Registry | undefined;
-function processMetrics(): Registry {
+export function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 20 });

@@ -1,5 +1,5 @@
 import { DynamicModule, INestApplication, Logger } from '@nestjs/common';
-import { createLogger } from '@app/observability';
+import { createLogger, installProcessFaultHandlers } from '@app/observability';
 import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '@app/config';
 import { expectDatabaseConnectionsToClose, leaveShutdownSignalsToProcess, runMigrations } from '@app/persistence';
@@ -30,6 +30,7 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
     throw error;
   }
   Logger.overrideLogger(createLogger(config.logFormat, config.logLevel));
+  installProcessFaultHandlers();
   const database = await prepareDatabase(config);
   leaveShutdownSignalsToProcess();
   const apps: INestApplication[] = [];
