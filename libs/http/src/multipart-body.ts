@@ -37,7 +37,7 @@ const FIELD_SIZE = 1024 * 1024;
 export function readMultipart(req: ParsedRequest, res: ServerResponse, o: MultipartOptions, done: () => void): void {
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: req.headers, limits: { fileSize: o.maxFileSize + 1, files: 10, fields: 100, fieldSize: FIELD_SIZE + 1 } });
+    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: o.maxFileSize + 1, files: 10, fields: 100, fieldSize: FIELD_SIZE + 1 } });
   } catch (error) {
     if (o.admitted) o.release();
     leaveUnread(req, res, o.gate, unreadable(error));
