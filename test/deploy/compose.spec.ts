@@ -42,6 +42,10 @@ describe('docker-compose.yml and Dockerfile', () => {
     }
   });
 
+  it('restarts every service whose process ends (issue 32: the supervisor is the last line)', () => {
+    for (const name of ['postgres', 'vault', 'pki']) expect(compose.services[name].restart).toBe('unless-stopped');
+  });
+
   it('DATABASE_URL points at the compose PostgreSQL with its credentials', () => {
     const pg = compose.services.postgres.environment;
     for (const name of ['vault', 'pki']) {

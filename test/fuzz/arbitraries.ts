@@ -149,6 +149,12 @@ export function fuzzRequest(routes: FuzzRoute[], world: FuzzWorld): fc.Arbitrary
         inputData: inputDataText(route, world),
         extraQuery: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...(route.fields.length ? route.fields : ['x'])), fc.constantFrom('__proto__', 'a[b]', 'INPUT_DATA', '%', '')), fc.oneof(fc.constantFrom(...ODD_TEXT.slice(0, 30)), fc.string({ maxLength: 10 }))), { maxLength: 3 }),
         rawQuery: fc.constantFrom('', '', '', '', '&%', '&a=%zz', '&INPUT_DATA', '&AUTHTOKEN=%uFFFF', '&=&&=='),
+        twist: fc.record({
+          charset: fc.constantFrom(...NO_TWIST, 'utf-16', 'utf-16le', 'UTF-16BE', 'shift_jis', 'x-bogus', '"', '', 'utf-8'),
+          encoding: fc.constantFrom(...NO_TWIST, 'base64', 'quoted-printable', '7bit', 'x-bogus'),
+          names: fc.constantFrom(...NO_TWIST, 'missing', 'duplicated', 'empty'),
+          boundary: fc.constantFrom(...NO_TWIST, 'mismatch', 'unterminated', 'absent', 'quoted', 'long', 'no-crlf', 'garbage-preamble'),
+        }),
         files: fc.array(
           fc.record({
             name: fc.oneof(fc.constantFrom(...(route.parts.length ? route.parts : ['file'])), fc.constantFrom('', 'FILE', '__proto__', 'a[b]', 'ü'.repeat(300), 'INPUT_DATA')),
@@ -163,6 +169,17 @@ export function fuzzRequest(routes: FuzzRoute[], world: FuzzWorld): fc.Arbitrary
   );
 }
 
+// Mostly well-formed multipart: each twist applies to about one body in three.
+const NO_TWIST = ['none', 'none', 'none', 'none', 'none', 'none', 'none', 'none'];
+
+/** What makes a multipart body odd: a part's charset or transfer encoding, its names, its boundary (issue 32). */
+interface MultipartTwist {
+  charset: string;
+  encoding: string;
+  names: string;
+  boundary: string;
+}
+
 interface Generated {
   method: string;
   params: string[];
@@ -174,6 +191,7 @@ interface Generated {
   extraQuery: [string, string][];
   rawQuery: string;
   files: { name: string; filename: string; size: number; pem: boolean }[];
+  twist: MultipartTwist;
 }
 
 function build(route: FuzzRoute, g: Generated): FuzzRequest {
@@ -202,9 +220,9 @@ function build(route: FuzzRoute, g: Generated): FuzzRequest {
     body = Buffer.from(form.length ? `${g.inputData}` : g.inputData);
   }
   if (g.inputCarrier === 'multipart') {
-    const boundary = 'fuzzboundary7d1';
-    headers['Content-Type'] = `multipart/form-data; boundary=${boundary}`;
-    body = multipart(boundary, [...form, ['INPUT_DATA', g.inputData]], g.files);
+    const boundary = g.twist.boundary === 'long' ? 'b'.repeat(200) : 'fuzzboundary7d1';
+    headers['Content-Type'] = contentTypeFor(boundary, g.twist);
+    body = multipart(boundary, [...form, ['INPUT_DATA', g.inputData]], g.files, g.twist);
   } else if (form.length > 0 && !body) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
     body = Buffer.from(form.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&'));
@@ -214,20 +232,42 @@ function build(route: FuzzRoute, g: Generated): FuzzRequest {
   return { route, method: g.method, path, headers, body, tokenKind };
 }
 
-function multipart(boundary: string, fields: [string, string][], files: Generated['files']): Buffer {
-  const chunks: Buffer[] = [];
+function contentTypeFor(boundary: string, twist: MultipartTwist): string {
+  if (twist.boundary === 'absent') return 'multipart/form-data';
+  if (twist.boundary === 'quoted') return `multipart/form-data; boundary="${boundary}"; charset=utf-16`;
+  if (twist.boundary === 'mismatch') return 'multipart/form-data; boundary=other-boundary';
+  return `multipart/form-data; boundary=${boundary}`;
+}
+
+function multipart(boundary: string, fields: [string, string][], files: Generated['files'], twist: MultipartTwist): Buffer {
+  const eol = twist.boundary === 'no-crlf' ? '\n' : '\r\n';
+  const chunks: Buffer[] = twist.boundary === 'garbage-preamble' ? [Buffer.from('preamble \u0000 text\r\n')] : [];
+  const named = (name: string) => (twist.names === 'missing' ? '' : `; name="${twist.names === 'empty' ? '' : name}"`);
   for (const [name, value] of fields) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    const headers = [`Content-Disposition: form-data${named(name)}`];
+    if (twist.charset !== 'none') headers.push(`Content-Type: text/plain; charset=${twist.charset}`);
+    if (twist.encoding !== 'none') headers.push(`Content-Transfer-Encoding: ${twist.encoding}`);
+    const part = Buffer.concat([Buffer.from(`--${boundary}${eol}${headers.join(eol)}${eol}${eol}`), encodeText(value, twist.charset), Buffer.from(eol)]);
+    chunks.push(part);
+    if (twist.names === 'duplicated') chunks.push(part);
   }
   for (const f of files) {
     const content = f.pem
       ? Buffer.from(`-----BEGIN CERTIFICATE-----\n${Buffer.alloc(f.size % 3000, 7).toString('base64')}\n-----END CERTIFICATE-----\n`)
       : Buffer.alloc(f.size, 0x5a);
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.name}"; filename="${f.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    chunks.push(content, Buffer.from('\r\n'));
+    chunks.push(Buffer.from(`--${boundary}${eol}Content-Disposition: form-data${named(f.name)}; filename="${f.filename}"${eol}Content-Type: application/octet-stream${eol}${eol}`));
+    chunks.push(content, Buffer.from(eol));
   }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  if (twist.boundary !== 'unterminated') chunks.push(Buffer.from(`--${boundary}--${eol}`));
   return Buffer.concat(chunks);
+}
+
+/** A text part's bytes in its declared charset (UTF-16 either way round), else UTF-8. */
+function encodeText(value: string, charset: string): Buffer {
+  const lower = charset.toLowerCase();
+  if (lower === 'utf-16le' || lower === 'utf-16') return Buffer.from(value, 'utf16le');
+  if (lower === 'utf-16be') return Buffer.from(value, 'utf16le').swap16();
+  return Buffer.from(value, 'utf8');
 }
 
 /** encodeURIComponent that takes lone surrogates too (as their UTF-8 replacement). */

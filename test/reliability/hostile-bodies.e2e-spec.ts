@@ -1,6 +1,12 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TestServices, startTestServices } from '../support/app';
+import { createTestDatabase } from '../support/database';
 import { inputData } from '../support/http';
 import { rawRequest } from '../support/raw-http';
+import { freePort } from '../support/tls-peers';
+import { ServiceProcess } from './service-process';
 
 /*
  * Issue 32: one unauthenticated multipart request with a UTF-16 text part ended the process
@@ -27,7 +33,7 @@ describe('hostile bodies never end the process', () => {
   ] as const)('%s %s: a UTF-16 part is answered Failed, with or without a token, and the next request is served', async (service, path) => {
     const base = service === 'vault' ? s.vaultUrl : s.pkiUrl;
     for (const charset of ['utf-16', 'utf-16be', 'x-unknown', '"']) {
-      for (const headers of [multipartHeaders, { ...multipartHeaders, AUTHTOKEN: s.adminToken }]) {
+      for (const headers of [multipartHeaders, { ...multipartHeaders, AUTHTOKEN: s.adminToken }] as Record<string, string>[]) {
         const answer = await rawRequest(base, { method: 'POST', path, headers, body: textPart('File', utf16, charset) });
         expect(answer.status).toBeLessThan(500);
         const message = JSON.stringify(answer.json);
@@ -79,4 +85,24 @@ describe('hostile bodies never end the process', () => {
     expect(stored.file_name).toBe('ab\u202Ekey😀q.jks');
     expect(decodeURIComponent(/filename\*=UTF-8''(.*)$/.exec(String(answer.headers['content-disposition']))![1])).toBe(stored.file_name);
   });
+
+  it('a service started as production starts it survives the issue’s request, and counts no escaped error', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vault-hostile-'));
+    const vault = new ServiceProcess(await freePort(), { DATABASE_URL: await createTestDatabase(), DATA_DIR: dataDir });
+    await vault.start();
+    try {
+      for (const charset of ['utf-16', 'utf-16be', 'x-unknown', 'utf-16le']) {
+        const answer = await rawRequest(vault.url, { method: 'POST', path: '/api/pki/restapi/addSSHKey', headers: multipartHeaders, body: textPart('File', utf16, charset) });
+        expect(answer.status).toBeLessThan(500);
+      }
+      expect(vault.running).toBe(true);
+      expect((await rawRequest(vault.url, { method: 'GET', path: '/health' })).status).toBe(200);
+      const token = readFileSync(join(dataDir, 'initial-admin-token'), 'utf8').trim();
+      const metrics = await rawRequest(vault.url, { method: 'GET', path: '/metrics', headers: { AUTHTOKEN: token } });
+      expect(metrics.text).toContain('credvault_process_faults_total');
+      expect(metrics.text).not.toMatch(/credvault_process_faults_total\{[^}]*\} [1-9]/);
+    } finally {
+      await vault.stop();
+    }
+  }, 180_000);
 });

@@ -52,6 +52,11 @@ export class ServiceProcess {
     await signal(child, 'SIGTERM');
   }
 
+  /** Whether the process is still alive (it neither exited nor was killed). */
+  get running(): boolean {
+    return !!this.child && !hasExited(this.child);
+  }
+
   get log(): string {
     return this.output;
   }

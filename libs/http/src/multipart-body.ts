@@ -170,6 +170,9 @@ export function readMultipart(req: ParsedRequest, res: ServerResponse, o: Multip
         guarded((error: unknown) => {
           writing.delete(stream);
           stream.resume();
+          if (finished) return;
+          // The part itself broke off (busboy's "Unexpected end of form"): the client's body, not our storage.
+          if (stream.errored) return finish(unreadable(stream.errored));
           noteReaderFault(req, error);
           finish(error instanceof AppError ? error : unstored());
         }),

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import express from 'express';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,10 @@ beforeAll(() => {
 afterAll(() => {
   process.off('uncaughtException', onEscape);
   process.off('unhandledRejection', onEscape);
+});
+let logged: jest.SpyInstance;
+beforeEach(() => {
+  logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
 });
 afterEach(async () => {
   jest.restoreAllMocks();
@@ -126,6 +131,8 @@ describe('a body reader never throws out of its handlers', () => {
     const res = await post(a, multipart(part('keyName', 'k')));
     expect(res.body).toEqual({ error: 'The multipart body could not be read: malformed' });
     expect(Buffer.byteLength).not.toBe(byteLength);
+    // The defect is logged with its request; the client reads no internals.
+    expect(logged).toHaveBeenCalledWith(expect.stringMatching(/^Reading the body of request - \(POST \/x\) failed: TypeError: injected/));
     await stillServes(a);
   });
 
@@ -157,7 +164,7 @@ describe('a body reader never throws out of its handlers', () => {
       stream.destroy(new Error('injected stream error'));
       return new Promise((_resolve, reject) => stream.on('close', () => reject(new Error('stream closed'))));
     });
-    expect((await post(a, file)).body).toEqual({ error: 'The uploaded file could not be stored on the server; try again shortly' });
+    expect((await post(a, file)).body).toEqual({ error: 'The multipart body could not be read: injected stream error' });
     expect((await post(a, 'no boundary', 'multipart/form-data')).body.error).toMatch(/^The multipart body could not be read: /);
     await stillServes(a);
   });

@@ -12,6 +12,8 @@ function counter(): Counter<'kind'> {
     labelNames: ['kind'],
     registers: [processMetrics()],
   });
+  // Both series exist from the start at 0, so an alert on their increase sees the first one.
+  for (const kind of ['uncaught_exception', 'unhandled_rejection'] as const) faults.inc({ kind }, 0);
   return faults;
 }
 
@@ -30,13 +32,20 @@ export function recordProcessFault(kind: FaultKind, error: unknown): void {
   logger.error(`${kind === 'uncaught_exception' ? 'Uncaught exception' : 'Unhandled rejection'} (the process keeps serving): ${text}`);
 }
 
-let installed = false;
+let installed: (() => void) | undefined;
 
-/** Installs the process-wide handlers once (every entry point of the services calls this). */
-export function installProcessFaultHandlers(): void {
-  if (installed) return;
-  installed = true;
+/** Installs the process-wide handlers once (every entry point of the services calls this); returns their removal. */
+export function installProcessFaultHandlers(): () => void {
+  if (installed) return installed;
   counter();
-  process.on('uncaughtException', (error) => recordProcessFault('uncaught_exception', error));
-  process.on('unhandledRejection', (reason) => recordProcessFault('unhandled_rejection', reason));
+  const onException = (error: Error) => recordProcessFault('uncaught_exception', error);
+  const onRejection = (reason: unknown) => recordProcessFault('unhandled_rejection', reason);
+  process.on('uncaughtException', onException);
+  process.on('unhandledRejection', onRejection);
+  installed = () => {
+    process.off('uncaughtException', onException);
+    process.off('unhandledRejection', onRejection);
+    installed = undefined;
+  };
+  return installed;
 }
