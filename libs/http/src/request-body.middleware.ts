@@ -145,9 +145,10 @@ export function normalizePathMiddleware(req: ParsedRequest, _res: Response, next
   next();
 }
 
-/** No ETag (it would fingerprint the password in the body) and no caching anywhere. */
+/** No ETag (it would fingerprint the password in the body), no caching anywhere, and no type sniffing. */
 export function noStoreMiddleware(_req: Request, res: Response, next: NextFunction): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Pragma', 'no-cache');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   next();
 }
