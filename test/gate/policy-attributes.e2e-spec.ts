@@ -3,6 +3,7 @@ import { startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { Json } from '../support/http';
 import { call, share, TestUser, user } from '../vault/workflow-helpers';
+import { bindAsDecided } from '../support/destination';
 
 const V = '/restapi/json/v1';
 let seq = 0;
@@ -44,6 +45,7 @@ describe('attributes that decide a destination or access change only through the
     async function administered(options: { dnsName?: string; controlled?: boolean } = {}) {
       const r = await createResource(s.vaultUrl, owner.token, { RESOURCENAME: unique('dest'), RESOURCETYPE: 'Linux', DNSNAME: options.dnsName ?? '127.0.0.1', ACCOUNTNAME: 'root' });
       await s.dataSource.query('UPDATE resources SET remote_account_id = $1, remote_port = 22 WHERE id = $2', [r.accountId, r.resourceId]);
+      await bindAsDecided(s.dataSource, r.resourceId);
       if (options.controlled ?? true) {
         const op = await call(s.vaultUrl, 'put', `${V}/resources/${r.resourceId}/accounts/${r.accountId}/accesscontrol`, owner.token, {
           APPROVAL_REQUIRED: 'true', APPROVERS_REQUIRED: 2, ADMINS_APPROVE: 'true', EXCLUSIVE: 'true', CHECKOUT_MINUTES: 30,
@@ -85,8 +87,14 @@ describe('attributes that decide a destination or access change only through the
       expect(op.result.status).toBe('Success');
       expect((await resourceRow(r.resourceId)).dns_name).toBe('127.0.0.3');
       const rows = await auditSince(from, owner.id);
+      // Issue 33: the move is a decision on every account; the administrator's binding moves with it, audited.
+      const at = (host: string) => `Linux at ${host} port 22 TLS default CA none database default user DN none as root by administrator ${r.accountId}`;
       expect(rows).toEqual([
-        expect.objectContaining({ operation: 'Resource Modified', description: 'changed DNSNAME; destination 127.0.0.1 (Linux) -> 127.0.0.3 (Linux) (decided on administrator account root)' }),
+        expect.objectContaining({ operation: 'Destination Approved', account_name: 'root', description: `Its password may be sent to ${at('127.0.0.3')}; EDIT RESOURCE by ${owner.name}` }),
+        expect.objectContaining({
+          operation: 'Resource Modified',
+          description: `changed DNSNAME; destination ${at('127.0.0.1')} -> ${at('127.0.0.3')} (decided on every account, administrator root)`,
+        }),
       ]);
     });
 

@@ -7,6 +7,7 @@ import { createResource } from '../support/factories';
 import { inputData, Json } from '../support/http';
 import { createOrgWithAdmin } from '../vault/users-orgs';
 import { call, share, TestUser, user, workflow } from '../vault/workflow-helpers';
+import { bindAsDecided } from '../support/destination';
 
 /**
  * Every route that releases, uses or replaces an account's secret, with each condition under
@@ -106,6 +107,7 @@ const ROUTES: SecretRoute[] = [
     send: async (s, f, extra = {}) => {
       // The login goes to the sink, never out of loopback.
       await s.dataSource.query(`UPDATE resources SET dns_name = '127.0.0.1', remote_port = $2 WHERE id = $1`, [f.resourceId, sink.port]);
+      await bindAsDecided(s.dataSource, f.resourceId);
       return call(s.vaultUrl, 'post', `${V}/resources/${f.resourceId}/accounts/${f.accountId}/verify`, f.caller.token, { ...extra });
     },
   },
@@ -123,7 +125,7 @@ const ROUTES: SecretRoute[] = [
  * resource that the caller may change, added through the API by the caller itself.
  */
 async function administeredBy(s: TestServices, f: Fixture): Promise<number> {
-  await s.dataSource.query(`UPDATE resources SET remote_account_id = $1, dns_name = '127.0.0.1', remote_port = $3 WHERE id = $2`, [f.accountId, f.resourceId, sink.port]);
+  // The other account is added before the resource is managed: adding one after is a 'redirect' decision on the administrator.
   const name = `other-${f.accountId}`;
   const added = await call(s.vaultUrl, 'post', `${V}/resources/${f.resourceId}/accounts`, f.caller.token, {
     ACCOUNTLIST: [{ ACCOUNTNAME: name, PASSWORD: 'Other-Pass-word-1' }],
@@ -131,6 +133,8 @@ async function administeredBy(s: TestServices, f: Fixture): Promise<number> {
     TICKETID: 'T-1',
   });
   if (added.result.status !== 'Success') throw new Error(`account not added: ${JSON.stringify(added)}`);
+  await s.dataSource.query(`UPDATE resources SET remote_account_id = $1, dns_name = '127.0.0.1', remote_port = $3 WHERE id = $2`, [f.accountId, f.resourceId, sink.port]);
+  await bindAsDecided(s.dataSource, f.resourceId);
   return (await s.dataSource.query('SELECT id FROM accounts WHERE resource_id = $1 AND name = $2', [f.resourceId, name]))[0].id;
 }
 
@@ -157,6 +161,7 @@ ROUTES.push(
     skip: ['other organisation', 'not shared', 'view share', 'help desk'],
     send: async (s, f, extra = {}) => {
       await s.dataSource.query(`UPDATE resources SET remote_account_id = $1, dns_name = '127.0.0.1' WHERE id = $2`, [f.accountId, f.resourceId]);
+      await bindAsDecided(s.dataSource, f.resourceId);
       const op = await call(s.vaultUrl, 'put', `${V}/resources/${f.resourceId}`, f.caller.token, { DNSNAME: '127.0.0.2', ...extra });
       const [row] = await s.dataSource.query('SELECT dns_name FROM resources WHERE id = $1', [f.resourceId]);
       // A refusal changes nothing.
@@ -338,11 +343,16 @@ describe('secret paths: one gate refuses, and audits, every path alike', () => {
       expect(rows.map((x) => x.operation)).toEqual(['Account Added', 'Password Used', 'Password Change Failed']);
     } else if (route.entry.startsWith('EDIT RESOURCE')) {
       expect(op.result.status).toBe('Success');
-      expect(rows).toEqual([{ operation: 'Resource Modified', outcome: 'Success' }]);
+      // The destination moved by a decision on every account: their bindings move with it (issue 33).
+      expect(rows).toEqual([
+        { operation: 'Destination Approved', outcome: 'Success' },
+        { operation: 'Resource Modified', outcome: 'Success' },
+      ]);
     } else if (route.entry.startsWith('EDIT ACCOUNT')) {
       expect(op.result.status).toBe('Success');
       expect(rows).toEqual([
         { operation: 'Account Added', outcome: 'Success' },
+        { operation: 'Destination Approved', outcome: 'Success' },
         { operation: 'Account Modified', outcome: 'Success' },
       ]);
     } else if (route.entry === 'password verification (logs in with the stored password)') {

@@ -1,6 +1,7 @@
 import { startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { call, TestUser, user } from './workflow-helpers';
+import { bindAsDecided } from '../support/destination';
 
 const V1 = '/restapi/json/v1';
 
@@ -48,6 +49,7 @@ describe('renaming an account of a resource with an administrator is a redirect 
   it.each(['root', 'dbadmin@localhost', 'App'])('with an administrator, a rename to %s needs full access to the resource: refused, audited, unchanged', async (name) => {
     const r = await administered('resource');
     await s.dataSource.query('UPDATE resources SET remote_account_id = $2 WHERE id = $1', [r.resourceId, r.accountId]);
+    await bindAsDecided(s.dataSource, r.resourceId);
     const op = await rename(mallory, r.resourceId, r.appId, name);
     expect(op.result).toEqual({ status: 'Failed', message: `You need full access to resource ${r.name} to change where its stored credentials are sent` });
     expect(await nameOf(r.appId)).toBe('app');
@@ -58,6 +60,7 @@ describe('renaming an account of a resource with an administrator is a redirect 
   it('with an administrator the caller cannot see (a share of the account alone), the rename is refused as the gate answers for it', async () => {
     const r = await administered('account');
     await s.dataSource.query('UPDATE resources SET remote_account_id = $2 WHERE id = $1', [r.resourceId, r.accountId]);
+    await bindAsDecided(s.dataSource, r.resourceId);
     const op = await rename(mallory, r.resourceId, r.appId, 'root');
     expect(op.result).toEqual({ status: 'Failed', message: 'No such account found' });
     expect(await nameOf(r.appId)).toBe('app');
@@ -68,6 +71,7 @@ describe('renaming an account of a resource with an administrator is a redirect 
   it('with an administrator, the owner renames (audited as Account Modified); notes alone stay a modify edit', async () => {
     const r = await administered();
     await s.dataSource.query('UPDATE resources SET remote_account_id = $2 WHERE id = $1', [r.resourceId, r.accountId]);
+    await bindAsDecided(s.dataSource, r.resourceId);
     expect((await call(s.vaultUrl, 'put', `${V1}/resources/${r.resourceId}/accounts/${r.appId}`, mallory.token, { NOTES: 'mine' })).result.status).toBe('Success');
     expect((await rename(owner, r.resourceId, r.appId, 'app-renamed')).result.status).toBe('Success');
     expect(await nameOf(r.appId)).toBe('app-renamed');

@@ -8,6 +8,7 @@ import { PoliciesService } from '../../apps/vault/src/policies/policies.service'
 import { AccountSecretGate, PASSWORD_CONTEXT } from '@app/gate';
 import { startTestServices, TestServices } from '../support/app';
 import { controlledResource, requestStatus, share, TestUser, user, workflow } from './workflow-helpers';
+import { bindAsDecided } from '../support/destination';
 
 describe('vault password workflow: remote reset after check-in (host simulated), crash recovery', () => {
   // The services' own sweeper stays idle here (long interval): the tests drive recovery.
@@ -70,6 +71,7 @@ describe('vault password workflow: remote reset after check-in (host simulated),
   async function startedReset(host: FakeHost) {
     const r = await setup({ RESET_AFTER_CHECKIN: 'true' });
     await s.dataSource.query('UPDATE resources SET remote_account_id = $1 WHERE id = $2', [r.accountId, r.resourceId]);
+    await bindAsDecided(s.dataSource, r.resourceId);
     await w.request(alice, r.accountId);
     await w.checkout(alice, r.accountId);
     const finisher = finisherFor(host);
@@ -148,6 +150,7 @@ describe('vault password workflow: remote reset after check-in (host simulated),
   it('completes a remote reset in the normal order', async () => {
     const r = await setup({ RESET_AFTER_CHECKIN: 'true' });
     await s.dataSource.query('UPDATE resources SET remote_account_id = $1 WHERE id = $2', [r.accountId, r.resourceId]);
+    await bindAsDecided(s.dataSource, r.resourceId);
     const host = new FakeHost(r.password);
     const finisher = finisherFor(host);
     await w.request(alice, r.accountId);

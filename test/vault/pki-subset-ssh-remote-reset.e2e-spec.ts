@@ -3,6 +3,7 @@ import { createUserWithToken, startTestServices, TestServices } from '../support
 import { createResource } from '../support/factories';
 import { inputData } from '../support/http';
 import { startSshd, type SshdFixture } from '../support/sshd';
+import { bindAsDecided } from '../support/destination';
 
 const V1 = '/restapi/json/v1';
 const ADMIN_PASSWORD = 'Adm1n-Pass-word';
@@ -98,6 +99,7 @@ describe('vault remote password reset over SSH (RESETTYPE=REMOTE)', () => {
 
   it('when the host refuses, nothing changes in the vault and the message says why', async () => {
     await s.dataSource.query('UPDATE resources SET remote_port = 1 WHERE id = $1', [resourceId]);
+    await bindAsDecided(s.dataSource, resourceId);
     try {
       const res = await changeRemote('Third-Pass-word-3');
       expect(res.body.operation.result).toEqual({
@@ -110,6 +112,7 @@ describe('vault remote password reset over SSH (RESETTYPE=REMOTE)', () => {
       expect(failed).toEqual([{ outcome: 'Failed' }]);
     } finally {
       await s.dataSource.query('UPDATE resources SET remote_port = $2 WHERE id = $1', [resourceId, sshd.port]);
+      await bindAsDecided(s.dataSource, resourceId);
     }
   });
 

@@ -4,6 +4,7 @@ import { startTestServices, TestServices } from '../support/app';
 import { ConnectorPeer, PEER_KINDS, startPeer } from '../support/connector-peers';
 import { createResource } from '../support/factories';
 import { inputData } from '../support/http';
+import { bindAsDecided } from '../support/destination';
 
 const V1 = '/restapi/json/v1';
 const P1 = 'First-Pass-word-1';
@@ -149,6 +150,7 @@ describe.each(PEER_KINDS)('remote password reset: %s', (kind: ConnectorKind) => 
   it('answers UNREACHABLE when the target does not answer', async () => {
     const [{ remote_port: port }] = await s.dataSource.query('SELECT remote_port FROM resources WHERE id = $1', [resourceId]);
     await s.dataSource.query('UPDATE resources SET remote_port = 1 WHERE id = $1', [resourceId]);
+    await bindAsDecided(s.dataSource, resourceId);
     try {
       const res = await call('post', `/resources/${resourceId}/accounts/${accountId}/verify`, {});
       expect(res.Details).toEqual(expect.objectContaining({ STATUS: 'UNREACHABLE', MESSAGE: 'Cannot reach 127.0.0.1:1: connection refused' }));
@@ -158,6 +160,7 @@ describe.each(PEER_KINDS)('remote password reset: %s', (kind: ConnectorKind) => 
       expect(row.pending_password).toBeNull();
     } finally {
       await s.dataSource.query('UPDATE resources SET remote_port = $2 WHERE id = $1', [resourceId, port]);
+      await bindAsDecided(s.dataSource, resourceId);
     }
   });
 

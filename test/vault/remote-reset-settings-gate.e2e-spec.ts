@@ -2,6 +2,7 @@ import { startTestServices, TestServices } from '../support/app';
 import { ConnectionSink, startConnectionSink } from '../support/connection-sink';
 import { createResource } from '../support/factories';
 import { call, TestUser, user } from './workflow-helpers';
+import { bindAsDecided } from '../support/destination';
 
 const V1 = '/restapi/json/v1';
 const TEMPLATE = 'uid={account},ou=people,dc=example,dc=org';
@@ -26,6 +27,7 @@ describe('remote-reset settings that decide where credentials go need full acces
       `UPDATE resources SET remote_account_id = $2, remote_port = $3, remote_tls = 'off', remote_user_dn = $4, remote_database = $5 WHERE id = $1`,
       [r.resourceId, r.accountId, sink.port, settings.userDn ?? null, settings.database ?? null],
     );
+    await bindAsDecided(s.dataSource, r.resourceId);
     await s.dataSource.query(`INSERT INTO shares (resource_id, account_id, user_id, access_type) VALUES ($1, $2, $3, 'modify')`, [r.resourceId, r.accountId, mallory.id]);
     return r;
   }

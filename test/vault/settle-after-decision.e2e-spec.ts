@@ -5,6 +5,7 @@ import { ConnectionSink, startConnectionSink } from '../support/connection-sink'
 import { createResource } from '../support/factories';
 import { createOrgWithAdmin } from './users-orgs';
 import { call, TestUser, user } from './workflow-helpers';
+import { bindAsDecided } from '../support/destination';
 
 const V1 = '/restapi/json/v1';
 
@@ -32,6 +33,7 @@ describe('a pending change is settled only after the gate grants the caller', ()
     [resourceId, accountId] = [r.resourceId, r.accountId];
     const pending = s.vault.get(Keyring).seal('Pending-Pass-word-1', ACCOUNT_PENDING_CONTEXT);
     await s.dataSource.query(`UPDATE resources SET remote_account_id = $2, remote_port = $3 WHERE id = $1`, [resourceId, accountId, sink.port]);
+    await bindAsDecided(s.dataSource, resourceId);
     await s.dataSource.query(`UPDATE accounts SET pending_password = $2, pending_since = now() WHERE id = $1`, [accountId, pending]);
     outsider = await user(s, 'Password User', 'outsider');
   }, 60_000);

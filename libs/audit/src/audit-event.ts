@@ -64,6 +64,8 @@ export const AuditOperation = {
   PasswordRotationFailed: 'Password Rotation Failed',
   DualAccountConfigured: 'Dual Account Configured',
   PasswordVerified: 'Password Verified',
+  DestinationApproved: 'Destination Approved',
+  DestinationChanged: 'Destination Changed',
   PasswordOutOfSync: 'Password Out Of Sync',
   RemoteChangeSettled: 'Remote Change Settled',
   CertificateAuthorityCreated: 'Certificate Authority Created',

@@ -13,6 +13,7 @@ import {
   AdministratorCredential, administratorLocator, AdministratorUse, DESTINATION_COLUMNS, DESTINATION_TEXT, destinationOf, DestinationRow, notConfigured,
   SYSTEM_USE_SQL, systemDescription,
 } from './administrator-use';
+import { requireBoundDestination } from './destination-binding';
 import { resourceVisibleSql } from './visibility';
 
 /** One use of one account's secret, as a caller asks for it. */
@@ -154,6 +155,9 @@ export class AccountSecretGate {
   async openAdministrator(actor: Actor | null, use: AdministratorUse): Promise<AdministratorCredential> {
     if (!Number.isSafeInteger(use.resourceId)) throw new Error('A resource id must be an integer');
     if (!actor) {
+      // Nothing of the server's own goes to a destination its password was not bound to.
+      const [admin] = await this.dataSource.query('SELECT remote_account_id FROM resources WHERE id = $1', [use.resourceId]);
+      if (admin?.remote_account_id) await requireBoundDestination(this.dataSource, this.audit, admin.remote_account_id, null, systemDescription(use));
       const [row] = await this.dataSource.query(SYSTEM_USE_SQL, [use.resourceId, systemDescription(use)]);
       if (!row) {
         const [resource] = await this.dataSource.query('SELECT name FROM resources WHERE id = $1', [use.resourceId]);
@@ -171,7 +175,32 @@ export class AccountSecretGate {
     if (resource?.visible && !resource.remote_account_id) throw notConfigured(resource.name);
     const access: AccountAccess = { use: 'use', resourceId: use.resourceId, accountId: resource?.remote_account_id ?? 0, reason: use.reason, ticketId: use.ticketId };
     const row = await this.decide(actor, access, administratorLocator(resource?.name ?? ''), use.description, true);
+    await requireBoundDestination(this.dataSource, this.audit, row.id!, actor, use.description);
     return { account: { id: row.id!, name: row.name! }, password: await this.open(row.password!), destination: destinationOf(row as DecisionRow & DestinationRow) };
+  }
+
+  /**
+   * The use decision on an account without opening its password: for a change that decides
+   * where the server will send it later (a new destination or administrator). Audited like
+   * any use (`Password Used` naming `description`); a refusal throws, audited.
+   */
+  async approveUse(actor: Actor, access: AccountAccess, description: string): Promise<void> {
+    await this.decide(actor, access, undefined, description);
+  }
+
+  /**
+   * Inside the caller's transaction, for a change of a managed resource's destination (EDIT
+   * RESOURCE): the 'redirect' decision on the administrator account and the 'use' decision on
+   * every other account, whose passwords the server would send there from now on. A refusal
+   * throws (naming the account), audited once rolled back. Null when the resource has no
+   * administrator: then no password of it is sent anywhere.
+   */
+  async authorizeDestinationChange(m: EntityManager, actor: Actor, resourceId: number, opts: { reason?: string; ticketId?: string } = {}): Promise<{ id: number; name: string } | null> {
+    const admin = await this.authorizeRedirect(m, actor, resourceId, opts);
+    if (!admin) return null;
+    const others: { id: number }[] = await m.query('SELECT id FROM accounts WHERE resource_id = $1 AND id <> $2 ORDER BY id', [resourceId, admin.id]);
+    for (const { id } of others) await this.authorizeChange(m, actor, { use: 'use', resourceId, accountId: id, ...opts });
+    return admin;
   }
 
   /** Decides and audits a download of a stored file, then opens it. */

@@ -12,3 +12,4 @@ export * from './secret-path.decorator';
 export * from './pki-secret-gate';
 export * from './pki-secret-gate.module';
 export * from './membership-moves';
+export * from './destination-binding';

@@ -5,6 +5,9 @@ export class AddAccountsDto {
   @IsArray({ message: 'ACCOUNTLIST must be a list of {ACCOUNTNAME, PASSWORD, ACCOUNTPASSWORDPOLICY, NOTES}' })
   @IsNotEmpty({ message: 'ACCOUNTLIST is required' })
   ACCOUNTLIST!: unknown[];
+  /** On a managed resource a new name is a principal for its administrator: the gate's 'redirect' decision may need these. */
+  @OptionalText(1000) REASON?: string;
+  @OptionalText(200) TICKETID?: string;
 }
 
 export class EditAccountDto {

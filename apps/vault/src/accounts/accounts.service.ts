@@ -5,7 +5,7 @@ import { isExpired, Keyring, PasswordPolicy } from '@app/crypto';
 import { AppError, ErrorCode, reply, Reply } from '@app/http';
 import { findAccount, findResource } from '../common/access';
 import { bool, displayTime, orNA } from '../common/format';
-import { AccountSecretGate, guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
+import { AccountSecretGate, bindDestinations, guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
 import { PoliciesService } from '../policies/policies.service';
 import { customFieldsOf, insertCustomFields, mergeCustomFields, parseCustomFields } from '../resources/custom-fields';
 import { PASSWORD_CONTEXT } from '@app/gate';
@@ -79,8 +79,11 @@ export class AccountsService {
     }
     const statuses: Record<string, { STATUS: string }>[] = [];
     let added = 0;
-    await this.dataSource.transaction(async (m) => {
+    const addedIds: number[] = [];
+    await this.gate.transaction(actor, async (m) => {
       const resource = await findResource(m, actor, resourceId, 'fullaccess', true);
+      // A name on a managed resource is a principal the administrator credential will act on.
+      const admin = await this.gate.authorizeRedirect(m, actor, resource.id, { reason: dto.REASON, ticketId: dto.TICKETID });
       const resourcePolicy = await this.policies.find(actor.orgId, resource.password_policy);
       // New names can move the resource into or out of groups whose rules read account names.
       const { moves } = await guardMembershipMoves(m, actor, [resource.id], async () => {
@@ -95,6 +98,7 @@ export class AccountsService {
           statuses.push({ [a.name]: { STATUS: row ? ADDED : DUPLICATE } });
           if (!row) continue;
           added += 1;
+          addedIds.push(row.id);
           await insertCustomFields(m, resource.id, row.id, a.customFields);
           await this.audit.record(
             { category: 'Resource', operation: AuditOperation.AccountAdded, actor, resourceId: resource.id, resourceName: resource.name, accountId: row.id, accountName: a.name },
@@ -103,6 +107,7 @@ export class AccountsService {
         }
       });
       if (moves.description) await this.recordMoves(m, actor, resource.id, resource.name, moves.description);
+      if (admin && addedIds.length) await bindDestinations(m, this.audit, actor, resource.id, `added by ${actor.username} (decided on administrator account ${admin.name})`, addedIds);
     });
     if (added === 0) throw new AppError(ErrorCode.Conflict, 'No account was added: every name already exists', statuses);
     return reply('Account(s) added successfully', statuses);
@@ -125,7 +130,7 @@ export class AccountsService {
         const [clash] = await m.query('SELECT id FROM accounts WHERE resource_id = $1 AND name_key = lower($2)', [account.resource_id, newName]);
         if (clash) throw AppError.conflict(`Account ${newName} already exists in resource ${account.resource_name}`);
       }
-      if (newName !== account.name) await this.gate.authorizeRedirect(m, actor, account.resource_id, { reason: dto.REASON, ticketId: dto.TICKETID });
+      const admin = newName !== account.name ? await this.gate.authorizeRedirect(m, actor, account.resource_id, { reason: dto.REASON, ticketId: dto.TICKETID }) : null;
       // A new name can move the resource into or out of groups whose rules read account names.
       const { moves } = await guardMembershipMoves(m, actor, [account.resource_id], () =>
         m.query('UPDATE accounts SET name = $2, name_key = lower($2), notes = $3, password_policy = $4, updated_at = now() WHERE id = $1', [
@@ -136,6 +141,7 @@ export class AccountsService {
         ]),
       );
       await mergeCustomFields(m, account.resource_id, account.id, fields, 'account');
+      if (admin) await bindDestinations(m, this.audit, actor, account.resource_id, `renamed by ${actor.username} (decided on administrator account ${admin.name})`, [account.id]);
       await this.audit.record(
         {
           category: 'Resource',

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Actor } from '@app/audit';
+import { Actor, AuditWriter } from '@app/audit';
 import { ConnectorError } from '@app/connectors';
-import { AccountSecretGate, PASSWORD_CONTEXT } from '@app/gate';
+import { AccountSecretGate, DESTINATION_CHANGED, PASSWORD_CONTEXT, requireBoundDestination } from '@app/gate';
 import { Keyring } from '@app/crypto';
 import { reply, Reply } from '@app/http';
 import { Verification } from './remote-change';
@@ -24,6 +24,7 @@ export class PasswordVerifier {
     private readonly gate: AccountSecretGate,
     private readonly remote: RemotePasswords,
     private readonly sync: SyncRecorder,
+    private readonly audit: AuditWriter,
   ) {}
 
   /** POST .../accounts/{aid}/verify. */
@@ -35,6 +36,7 @@ export class PasswordVerifier {
     const granted = await open();
     const settled = await this.remote.settle(accountId, `a verification by ${actor.username}`).catch(() => undefined);
     const { password, account } = settled === 'committed' ? await open() : granted;
+    await requireBoundDestination(this.dataSource, this.audit, accountId, actor, `a verification by ${actor.username}`);
     const settings = await this.remote.settingsOf(resourceId);
     const result = await this.verify(settings, account.name, password, settings.admin_id === account.id);
     await this.sync.record(accountId, result, actor);
@@ -52,6 +54,9 @@ export class PasswordVerifier {
     await this.remote.settle(accountId, startedBy).catch(() => undefined);
     const [row] = await this.dataSource.query('SELECT a.name, a.password, a.resource_id FROM accounts a WHERE a.id = $1', [accountId]);
     if (!row) return undefined;
+    // Nothing is sent to a destination the password was not bound to (recorded as DESTINATION CHANGED).
+    const bound = await requireBoundDestination(this.dataSource, this.audit, accountId, null, startedBy).then(() => true, () => false);
+    if (!bound) return { status: DESTINATION_CHANGED, message: `The destination of ${row.name} changed without a decision on its password; nothing was sent` };
     const settings = await this.remote.settingsOf(row.resource_id);
     const result = await this.verify(settings, row.name, await this.keyring.openText(row.password, PASSWORD_CONTEXT), settings.admin_id === accountId);
     await this.sync.record(accountId, result, null, startedBy);

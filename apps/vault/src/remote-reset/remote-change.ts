@@ -13,7 +13,7 @@ export interface RemoteCaller {
 }
 
 /** What one verification found: the stored password logs in, is refused, or the target could not say. */
-export type SyncStatus = 'IN SYNC' | 'OUT OF SYNC' | 'UNREACHABLE';
+export type SyncStatus = 'IN SYNC' | 'OUT OF SYNC' | 'UNREACHABLE' | 'DESTINATION CHANGED';
 
 export interface Verification {
   status: SyncStatus;

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Connector, ConnectorTarget, TlsMode, validUserDnTemplate } from '@app/connectors';
-import { AccountSecretGate, AccountUse, guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
+import { AccountSecretGate, AccountUse, bindDestinations, guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
 import { AppError, reply, Reply } from '@app/http';
 import { parseHost } from '@app/pki/discovery';
 import { hostKeyHost } from '@app/pki/ssh';
@@ -49,17 +49,37 @@ export class RemoteConfiguration {
         (next.userDn ?? null) !== current.user_dn ||
         (next.database ?? null) !== current.database);
     const use: AccountUse = moved ? 'configure' : 'use';
+    const access = { reason: dto.REASON, ticketId: dto.TICKETID };
     const { password } = await this.gate.openPassword(
       actor,
-      { use, resourceId, accountId: found?.id ?? 0, reason: dto.REASON, ticketId: dto.TICKETID },
+      { use, resourceId, accountId: found?.id ?? 0, ...access },
       `Remote password reset configuration: login to ${next?.host}:${next?.port}`,
     );
+    // From now on the server sends every account's password to this destination, acting
+    // through this administrator: a new destination or administrator is a use of each of them.
+    const rebinding = moved || current.admin_id !== found.id;
+    const decided = new Set<number>([found.id]);
+    if (rebinding) {
+      const others: { id: number }[] = await this.dataSource.query('SELECT id FROM accounts WHERE resource_id = $1 AND id <> $2 ORDER BY id', [resourceId, found.id]);
+      for (const other of others) {
+        decided.add(other.id);
+        await this.gate.approveUse(actor, { use: 'use', resourceId, accountId: other.id, ...access }, `Remote password reset configuration: its password will be sent to ${next?.host}:${next?.port} through ${found.name}`);
+      }
+    }
     const connector = connectorOf(current.type, current.resource_name);
     const target = checked(connector, next!, current.org_id);
     const resource = { id: resourceId, name: current.resource_name };
     const admin = { id: found.id as number, name: found.name as string };
     await this.loginAudited(actor, resource, admin, connector, { ...target, expectedHostKey: expectedHostKey(dto.HOSTKEYFINGERPRINT) }, password);
-    return this.dataSource.transaction(async (m) => {
+    return this.gate.transaction(actor, async (m) => {
+      // Decided on the settings read before the login: a change made meanwhile is not overwritten.
+      const [now]: RemoteSettings[] = await m.query(`${SETTINGS_SQL} WHERE r.id = $1 FOR UPDATE OF r`, [resourceId]);
+      if (!sameSettings(now, current)) throw AppError.conflict(`The remote password reset settings of ${resource.name} changed meanwhile; nothing was saved, try again`);
+      if (rebinding) {
+        // An account added since the decisions above is decided here, inside the write.
+        const added: { id: number }[] = await m.query('SELECT id FROM accounts WHERE resource_id = $1 AND NOT (id = ANY($2::int[]))', [resourceId, [...decided]]);
+        for (const a of added) await this.gate.authorizeChange(m, actor, { use: 'use', resourceId, accountId: a.id, ...access });
+      }
       // A new DNS name can move the resource into or out of groups whose rules read it.
       const { moves } = await guardMembershipMoves(m, actor, [resourceId], () =>
         m.query(
@@ -81,6 +101,7 @@ export class RemoteConfiguration {
         },
         m,
       );
+      await bindDestinations(m, this.audit, actor, resourceId, `remote password reset configured by ${actor.username}`);
       return reply(`Remote password reset configured for resource ${resource.name}`, details(resourceId, resource.name, current.type, connector.kind, target, admin));
     });
   }
@@ -216,6 +237,13 @@ function details(
     ACCOUNTNAME: admin?.name ?? '',
     CONFIGURED: admin ? 'true' : 'false',
   };
+}
+
+/** The stored settings that decide a destination, unchanged since `before` was read. */
+function sameSettings(now: RemoteSettings | undefined, before: RemoteSettings): boolean {
+  if (!now) return false;
+  const keys: (keyof RemoteSettings)[] = ['type', 'host', 'port', 'database', 'tls', 'ca_cert', 'user_dn', 'admin_id'];
+  return keys.every((key) => now[key] === before[key]);
 }
 
 function hostOf(input: string): string {

@@ -4,7 +4,7 @@ import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { ConnectorKind, connectorForType } from '@app/connectors';
 import { DEFAULT_POLICY_NAME, findBuiltinPolicy, generatePassword, Keyring } from '@app/crypto';
-import { AccountSecretGate, GateRefusal, GrantedAccount } from '@app/gate';
+import { AccountSecretGate, GateRefusal, GrantedAccount, requireBoundDestination } from '@app/gate';
 import { AppError, ErrorCode } from '@app/http';
 import { EntityManager } from 'typeorm';
 import { PasswordChanger } from '../passwords/password-changer';
@@ -123,6 +123,8 @@ export class RemotePasswords {
    * that use and audits it before connecting). Throws the connector's error as it came.
    */
   async changeOnTarget(caller: RemoteCaller, account: { id: number; name: string; resource_id: number }, newPassword: string): Promise<void> {
+    // The new password goes where the account's password was bound, or nowhere.
+    await requireBoundDestination(this.dataSource, this.audit, account.id, caller.actor, caller.startedBy ?? `a remote change by ${caller.actor?.username}`);
     const settings = await this.settingsOf(account.resource_id);
     const label = KIND_LABELS[connectorOf(settings.type, settings.resource_name).kind];
     const admin = await this.gate.openAdministrator(caller.actor, {
@@ -274,6 +276,9 @@ export class RemotePasswords {
       [accountId],
     );
     if (!row) return 'none';
+    // Settling logs in with both passwords: only at the destination they were bound to.
+    const bound = await requireBoundDestination(runner, this.audit, accountId, null, startedBy).then(() => true, () => false);
+    if (!bound) return 'undecided';
     const settings = await this.settingsOf(row.resource_id, runner);
     const connector = connectorForType(settings.type);
     if (!connector) return 'undecided';

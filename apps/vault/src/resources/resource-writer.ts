@@ -13,7 +13,7 @@ import { CreateResourceDto, EditResourceDto } from './resource.dto';
 import { joinStaticGroup } from './resource-groups';
 import { NewAccount, newAccountOf } from './new-account';
 import { canonicalType, checkTypeChange, DEFAULT_RESOURCE_TYPE, isFileType } from './resource-types';
-import { AccountSecretGate, guardMembershipMoves, PASSWORD_CONTEXT, withMoves } from '@app/gate';
+import { AccountSecretGate, bindDestinations, guardMembershipMoves, PASSWORD_CONTEXT, resourceDestinations, withMoves } from '@app/gate';
 import { pgPool, prepared } from '@app/persistence';
 
 // A name already taken inserts nothing, and then neither does the rest.
@@ -147,9 +147,7 @@ export class ResourceWriter {
         if (clash) throw AppError.conflict(`Resource ${name} already exists`);
       }
       const dnsName = dto.DNSNAME ?? resource.dns_name;
-      const from = destinationOf(resource);
-      const to = destinationOf({ name, type, dns_name: dnsName });
-      const admin = from !== to ? await this.gate.authorizeRedirect(m, actor, resource.id, { reason: dto.REASON, ticketId: dto.TICKETID }) : null;
+      const before = await resourceDestinations(m, resource.id);
       const { moves } = await guardMembershipMoves(m, actor, [resource.id], () =>
         m.query(
           `UPDATE resources SET name = $2, name_key = lower($2), type = $3, description = $4, url = $5, dns_name = $6,
@@ -162,7 +160,15 @@ export class ResourceWriter {
         ),
       );
       await mergeCustomFields(m, resource.id, null, fields, 'resource');
-      const redirected = from !== to ? `destination ${from} -> ${to}${admin ? ` (decided on administrator account ${admin.name})` : ''}` : '';
+      // Where the server sends each account's password, by the one definition: if it moved,
+      // that is a decision on every account (a refusal rolls all of this back).
+      const after = await resourceDestinations(m, resource.id);
+      const movedFrom = [...before].find(([id, text]) => after.get(id) !== text);
+      const admin = movedFrom ? await this.gate.authorizeDestinationChange(m, actor, resource.id, { reason: dto.REASON, ticketId: dto.TICKETID }) : null;
+      if (admin) await bindDestinations(m, this.audit, actor, resource.id, `EDIT RESOURCE by ${actor.username}`);
+      const redirected = movedFrom
+        ? `destination ${movedFrom[1]} -> ${after.get(movedFrom[0])}${admin ? ` (decided on every account, administrator ${admin.name})` : ''}`
+        : '';
       await this.audit.record(
         {
           category: 'Resource',
@@ -216,6 +222,3 @@ function changedFields(dto: EditResourceDto): string {
 }
 
 /** Where a resource's stored credentials are sent, as one comparable text: host (DNS name, else name) and type. */
-function destinationOf(r: { name: string; type: string; dns_name: string }): string {
-  return `${(r.dns_name.trim() || r.name.trim()).toLowerCase()} (${canonicalType(r.type)})`;
-}
