@@ -162,7 +162,8 @@ async function ldapPeer(): Promise<ConnectorPeer> {
   const slapd = await startSlapd();
   const root = await slapd.root();
   const template = slapd.userDnTemplate;
-  const target: ConnectorTarget = { host: slapd.host, port: slapd.port, orgId: 0, tls: 'off', userDn: template };
+  // LDAP binds only over checked TLS (issue 33): STARTTLS with the peer's own CA.
+  const target: ConnectorTarget = { host: slapd.host, port: slapd.port, orgId: 0, tls: 'starttls', caCert: slapd.certPem, userDn: template };
   const login = async (dn: string, password: string) => {
     const client = new Client({ url: `ldap://${slapd.host}:${slapd.port}`, connectTimeout: 5000, timeout: 10_000 });
     try {
@@ -179,8 +180,8 @@ async function ldapPeer(): Promise<ConnectorPeer> {
     kind: 'ldap',
     resourceType: 'LDAP Server',
     target,
-    config: { DNSNAME: slapd.host, PORT: String(slapd.port), TLS: 'off', USERDN: template },
-    untrusted: { target: { ...target, port: slapd.ldapsPort, tls: 'verify' }, config: { ...ldapsConfig, TLS: 'verify' } },
+    config: { DNSNAME: slapd.host, PORT: String(slapd.port), TLS: 'starttls', CACERT: slapd.certPem, USERDN: template },
+    untrusted: { target: { ...target, caCert: undefined, port: slapd.ldapsPort, tls: 'verify' }, config: { ...ldapsConfig, TLS: 'verify' } },
     trusted: { target: { ...target, tls: 'starttls', caCert: slapd.certPem }, config: { DNSNAME: slapd.host, PORT: String(slapd.port), USERDN: template, TLS: 'starttls', CACERT: slapd.certPem } },
     admin: { username: slapd.rootDn, password: slapd.rootPassword },
     lesserAdmins: {

@@ -24,8 +24,9 @@ describe('remote-reset settings that decide where credentials go need full acces
   async function configuredResource(type: string, settings: { userDn?: string; database?: string }) {
     const r = await createResource(s.vaultUrl, s.adminToken, { RESOURCETYPE: type, ACCOUNTNAME: 'svcadmin', DNSNAME: '127.0.0.1' });
     await s.dataSource.query(
-      `UPDATE resources SET remote_account_id = $2, remote_port = $3, remote_tls = 'off', remote_user_dn = $4, remote_database = $5 WHERE id = $1`,
-      [r.resourceId, r.accountId, sink.port, settings.userDn ?? null, settings.database ?? null],
+      `UPDATE resources SET remote_account_id = $2, remote_port = $3, remote_tls = $6, remote_user_dn = $4, remote_database = $5 WHERE id = $1`,
+      // LDAP binds only over checked TLS: STARTTLS, which the sink never completes.
+      [r.resourceId, r.accountId, sink.port, settings.userDn ?? null, settings.database ?? null, type === 'LDAP Server' ? 'starttls' : 'off'],
     );
     await bindAsDecided(s.dataSource, r.resourceId);
     await s.dataSource.query(`INSERT INTO shares (resource_id, account_id, user_id, access_type) VALUES ($1, $2, $3, 'modify')`, [r.resourceId, r.accountId, mallory.id]);

@@ -4,7 +4,8 @@ import { AdminSession, Connector, ConnectorError, ConnectorTarget, Credential, D
 import { accountDn, accountsBase, passwordModifyRequest } from './ldap-dn';
 import { checkTlsMode, tlsOptions } from './tls';
 
-const MODES = ['starttls', 'verify', 'require', 'off'] as const;
+// A simple bind sends the password as it is: only over TLS whose certificate is checked (issue 33).
+const MODES = ['starttls', 'verify'] as const;
 const PASSWORD_MODIFY = '1.3.6.1.4.1.4203.1.11.1';
 
 /**
@@ -12,8 +13,8 @@ const PASSWORD_MODIFY = '1.3.6.1.4.1.4203.1.11.1';
  * lets the server hash the password its own way, or a `userPassword` replace where the
  * server lacks it. An account's entry is USERDN with its escaped name as `{account}`; the
  * administrator binds with its own name when that is a DN, else through the template too.
- * `verify` and `require` speak LDAPS; `starttls` upgrades a plain connection and checks the
- * certificate like `verify`. The administrator needs write access to the accounts'
+ * `verify` speaks LDAPS; `starttls` upgrades a plain connection and checks the certificate
+ * like `verify`. There is no mode without a checked certificate: a bind sends the password. The administrator needs write access to the accounts'
  * userPassword (OpenLDAP: the rootDN, or an olcAccess rule granting it).
  */
 export const ldapConnector: Connector = {
@@ -124,7 +125,7 @@ async function bound(target: ConnectorTarget, dn: string, password: string): Pro
   if (!password) throw new ConnectorError('auth_failed', `Login as ${dn} to ${where(target)} was refused: empty password`);
   const timeout = target.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const tls = tlsOptions({ ...target, tls: target.tls === 'starttls' ? 'verify' : target.tls });
-  const ldaps = target.tls === 'verify' || target.tls === 'require';
+  const ldaps = target.tls === 'verify';
   const host = target.host.includes(':') ? `[${target.host}]` : target.host;
   const client = new Client({ url: `${ldaps ? 'ldaps' : 'ldap'}://${host}:${target.port}`, connectTimeout: timeout, timeout, tlsOptions: ldaps ? tls : undefined, strictDN: false });
   try {

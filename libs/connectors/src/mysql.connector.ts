@@ -103,6 +103,8 @@ async function login(target: ConnectorTarget, who: Credential): Promise<Connecti
     connectTimeout: timeout,
     ssl: tlsOptions(target) as ConnectionOptions['ssl'],
     multipleStatements: false,
+    // mysql_clear_password hands the password to whoever answers: only to a verified server.
+    enableCleartextPlugin: target.tls === 'verify',
   };
   let connection: Connection | undefined;
   try {
@@ -127,6 +129,9 @@ function mapError(error: unknown, target: ConnectorTarget, admin: string, accoun
   }
   if (e.code === 'HANDSHAKE_SSL_ERROR' || /certificate|altnames/i.test(e.message ?? '')) {
     return new ConnectorError('tls', `TLS with ${where(target)} failed: the certificate was refused (${(e.message ?? '').replace(/^Error: /, '')})`);
+  }
+  if (e.code === 'MYSQL_CLEAR_PASSWORD_NOT_ENABLED') {
+    return new ConnectorError('tls', `${where(target)} asked for the password of ${account} in clear text (mysql_clear_password); it is sent so only over TLS verify`, true);
   }
   if (e.code === 'HANDSHAKE_NO_SSL_SUPPORT') return new ConnectorError('tls', `TLS with ${where(target)} failed: the server does not support TLS`);
   const network = networkFailure(error, target);

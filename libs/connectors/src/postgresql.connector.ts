@@ -23,8 +23,10 @@ export const postgresqlConnector: Connector = {
 
   async verify(target, account, password) {
     try {
-      const client = await login(target, { username: account, password });
+      const { client, askedForPassword } = await loginWatched(target, { username: account, password });
       await client.end().catch(() => undefined);
+      // A server that lets the role in without asking (trust) proves nothing about the password.
+      if (!askedForPassword) throw new ConnectorError('failed', `${where(target)} let ${account} in without asking for a password (trust); the stored password cannot be verified there`);
       return true;
     } catch (error) {
       if (error instanceof ConnectorError && error.reason === 'auth_failed') return false;
@@ -68,6 +70,23 @@ class PostgresqlSession implements AdminSession {
 }
 
 async function login(target: ConnectorTarget, who: Credential): Promise<Client> {
+  return (await loginWatched(target, who)).client;
+}
+
+/** pg's handlers for the server's authentication requests (internal, stable across pg 8). */
+interface AuthHandlers {
+  _handleAuthCleartextPassword(msg: unknown): void;
+  _handleAuthMD5Password(msg: unknown): void;
+  _handleAuthSASL(msg: unknown): void;
+  connection: { emit(event: 'error', error: Error): void };
+}
+
+/**
+ * Logs in, following only the authentication a hostile or misconfigured peer cannot turn into
+ * the password: SCRAM always; the clear text and MD5 (whose hash is a replayable password)
+ * only over TLS `verify`. Says whether the server asked for the password at all.
+ */
+async function loginWatched(target: ConnectorTarget, who: Credential): Promise<{ client: Client; askedForPassword: boolean }> {
   checkTlsMode(target, MODES);
   checkName(who.username);
   const timeout = target.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -85,9 +104,33 @@ async function login(target: ConnectorTarget, who: Credential): Promise<Client> 
   const client = new Client(config);
   // An error after connecting (the server going away) must not crash the process.
   client.on('error', () => undefined);
+  let askedForPassword = false;
+  const handlers = client as unknown as AuthHandlers;
+  const sasl = handlers._handleAuthSASL;
+  handlers._handleAuthSASL = function (msg) {
+    askedForPassword = true;
+    sasl.call(this, msg);
+  };
+  if (target.tls !== 'verify') {
+    const refuse = (how: string) => () =>
+      handlers.connection.emit(
+        'error',
+        new ConnectorError('tls', `${where(target)} asked for the password of ${who.username} ${how}; it is sent only with SCRAM, or over TLS verify`, true),
+      );
+    handlers._handleAuthCleartextPassword = refuse('in clear text');
+    handlers._handleAuthMD5Password = refuse('as an MD5 hash');
+  } else {
+    for (const name of ['_handleAuthCleartextPassword', '_handleAuthMD5Password'] as const) {
+      const original = handlers[name];
+      handlers[name] = function (msg) {
+        askedForPassword = true;
+        original.call(this, msg);
+      };
+    }
+  }
   try {
     await client.connect();
-    return client;
+    return { client, askedForPassword };
   } catch (error) {
     await client.end().catch(() => undefined);
     throw mapError(error, target, who.username);

@@ -192,12 +192,14 @@ export class AccountSecretGate {
    * Inside the caller's transaction, for a change of a managed resource's destination (EDIT
    * RESOURCE): the 'redirect' decision on the administrator account and the 'use' decision on
    * every other account, whose passwords the server would send there from now on. A refusal
-   * throws (naming the account), audited once rolled back. Null when the resource has no
-   * administrator: then no password of it is sent anywhere.
+   * throws (naming the account), audited once rolled back. A super administrator needs only
+   * the administrator's decision; the bindings that move are audited in their name. Null when
+   * the resource has no administrator: then no password of it is sent anywhere.
    */
   async authorizeDestinationChange(m: EntityManager, actor: Actor, resourceId: number, opts: { reason?: string; ticketId?: string } = {}): Promise<{ id: number; name: string } | null> {
     const admin = await this.authorizeRedirect(m, actor, resourceId, opts);
-    if (!admin) return null;
+    // A super administrator passes for the other accounts; the bindings that move are audited in their name.
+    if (!admin || actor.isSuperAdmin) return admin;
     const others: { id: number }[] = await m.query('SELECT id FROM accounts WHERE resource_id = $1 AND id <> $2 ORDER BY id', [resourceId, admin.id]);
     for (const { id } of others) await this.authorizeChange(m, actor, { use: 'use', resourceId, accountId: id, ...opts });
     return admin;

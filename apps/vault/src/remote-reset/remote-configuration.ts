@@ -57,7 +57,8 @@ export class RemoteConfiguration {
     );
     // From now on the server sends every account's password to this destination, acting
     // through this administrator: a new destination or administrator is a use of each of them.
-    const rebinding = moved || current.admin_id !== found.id;
+    // A super administrator passes (the bindings that move are audited in their name).
+    const rebinding = (moved || current.admin_id !== found.id) && !actor.isSuperAdmin;
     const decided = new Set<number>([found.id]);
     if (rebinding) {
       const others: { id: number }[] = await this.dataSource.query('SELECT id FROM accounts WHERE resource_id = $1 AND id <> $2 ORDER BY id', [resourceId, found.id]);
@@ -68,6 +69,10 @@ export class RemoteConfiguration {
     }
     const connector = connectorOf(current.type, current.resource_name);
     const target = checked(connector, next!, current.org_id);
+    // Without TLS a database peer may ask for the password in a form it can replay: a super administrator's choice.
+    if (target.tls === 'off' && connector.tlsModes.includes('verify') && current.tls !== 'off' && !actor.isSuperAdmin) {
+      throw AppError.forbidden(`TLS off for ${current.resource_name} needs a super administrator; use TLS verify (or require)`);
+    }
     const resource = { id: resourceId, name: current.resource_name };
     const admin = { id: found.id as number, name: found.name as string };
     await this.loginAudited(actor, resource, admin, connector, { ...target, expectedHostKey: expectedHostKey(dto.HOSTKEYFINGERPRINT) }, password);
