@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { FailedAuthLedger } from '@app/auth';
+import { FailedAuthLedger, OVERFLOW_SOURCE, SOURCE_LIMIT, sourceOf } from '@app/auth';
 import { AUTH_FAILED_MESSAGE } from '@app/http';
 import { createUserWithToken, startTestServices, TestServices } from '../support/app';
 
@@ -89,5 +89,38 @@ describe('failed logins cannot flood the audit', () => {
     expect(mine.reduce((sum, row) => sum + countOf(row), 0)).toBe(20);
     expect(mine[0]).toMatchObject({ org_id: expect.any(Number), description: expect.stringContaining('locked') });
     expect(rows.filter((r) => r.actor_name === '').map(countOf)).toEqual([1]);
+  });
+});
+
+describe('failed logins from many addresses are bounded as a whole (issue 33)', () => {
+  let s: TestServices;
+  beforeAll(async () => {
+    s = await startTestServices();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('1,000 bad-token requests from 100 addresses write at most 10 audit rows and a bounded ledger, counts adding up', async () => {
+    const addresses = Array.from({ length: 100 }, (_, i) => `127.5.0.${i + 1}`);
+    const answers = await Promise.all(Array.from({ length: 1000 }, (_, i) => badToken(i % 2 ? s.vaultUrl : s.pkiUrl, addresses[i % 100])));
+    expect(new Set(answers)).toEqual(new Set([AUTH_FAILED_MESSAGE]));
+    const all = (): Promise<Row[]> => s.dataSource.query(`SELECT ip, org_id, actor_name, description FROM audit WHERE operation = 'Authentication Failed' ORDER BY id`);
+    expect((await all()).length).toBeLessThanOrEqual(10);
+    const [{ n }] = await s.dataSource.query('SELECT count(*)::int AS n FROM failed_auth_sources');
+    expect(n).toBeLessThanOrEqual(SOURCE_LIMIT + 1);
+    await s.vault.get(FailedAuthLedger).flush('0 seconds');
+    const rows = await all();
+    expect(rows.length).toBeLessThanOrEqual(2 * (SOURCE_LIMIT + 1));
+    expect(rows.reduce((sum, row) => sum + countOf(row), 0)).toBe(1000);
+    expect(rows.some((row) => row.ip === OVERFLOW_SOURCE)).toBe(true);
+  });
+
+  it('an IPv6 client is one /64', () => {
+    expect(sourceOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(sourceOf('2001:db8:1:2::ffff')).toBe('2001:db8:1:2::/64');
+    expect(sourceOf('::1')).toBe('0:0:0:0::/64');
+    expect(sourceOf('::ffff:127.0.0.1')).toBe('127.0.0.1');
+    expect(sourceOf('127.5.0.9')).toBe('127.5.0.9');
   });
 });

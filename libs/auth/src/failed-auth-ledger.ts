@@ -10,6 +10,11 @@ export interface FailedAuth {
   description: string;
 }
 
+/** Sources (address and user) counted apart at once; more share one row. */
+export const SOURCE_LIMIT = 8;
+/** The source of the failures past SOURCE_LIMIT. */
+export const OVERFLOW_SOURCE = 'other sources';
+
 /** The audit row of a source's failures, from a `failed_auth_sources` row `f` just updated. */
 const AUDIT_FROM_SOURCE = `INSERT INTO audit (org_id, category, operation, outcome, actor_id, actor_name, ip, target, description)
   SELECT f.org_id, 'User', '${AuditOperation.AuthenticationFailed}', 'Failed', nullif(f.user_id, 0), f.username, f.source, f.username,
@@ -21,11 +26,19 @@ const AUDIT_FROM_SOURCE = `INSERT INTO audit (org_id, category, operation, outco
 /**
  * Counts $7 failures of one source (address and user); when the source had no row within
  * the window, a row is written at once: a new source's for its first failure (the others
- * held), else one with the count of the failures held since the last row.
+ * held), else one with the count of the failures held since the last row. Past $8 sources
+ * at once, a new source's failures are counted under OVERFLOW_SOURCE (no user): however many
+ * addresses a flood comes from, the ledger and the audit stay bounded and the counts add up.
  */
-const RECORD = `WITH f AS (
+const RECORD = `WITH pick AS (
+  SELECT CASE WHEN known.found OR (SELECT count(*) FROM failed_auth_sources) < $8 THEN false ELSE true END AS overflow
+  FROM (SELECT EXISTS (SELECT 1 FROM failed_auth_sources WHERE source = $1 AND user_id = $2) AS found) known
+), f AS (
   INSERT INTO failed_auth_sources AS s (source, user_id, org_id, username, audited_at, since, held, written, last_description)
-  VALUES ($1, $2, $3, $4, now(), now(), $7 - 1, 1, $5)
+  SELECT CASE WHEN p.overflow THEN '${OVERFLOW_SOURCE}' ELSE $1 END, CASE WHEN p.overflow THEN 0 ELSE $2 END,
+    CASE WHEN p.overflow THEN NULL ELSE $3::int END, CASE WHEN p.overflow THEN '' ELSE $4 END, now(), now(), $7 - 1, 1,
+    CASE WHEN p.overflow THEN 'from ' || $1 || ': ' || $5 ELSE $5 END
+  FROM pick p
   ON CONFLICT (source, user_id) DO UPDATE SET
     since = CASE WHEN s.audited_at <= now() - $6::interval THEN s.audited_at ELSE s.since END,
     written = CASE WHEN s.audited_at <= now() - $6::interval THEN s.held + $7 ELSE 0 END,
@@ -90,7 +103,7 @@ export class FailedAuthLedger implements OnModuleInit, OnModuleDestroy {
 
   /** Counts the failure; resolves once it is in the database. */
   record(failure: FailedAuth): Promise<void> {
-    const key = `${failure.ip}\u0000${failure.user?.id ?? 0}`;
+    const key = `${sourceOf(failure.ip)}\u0000${failure.user?.id ?? 0}`;
     const waiting = this.waiting.get(key);
     if (waiting) {
       waiting.count += 1;
@@ -109,7 +122,7 @@ export class FailedAuthLedger implements OnModuleInit, OnModuleDestroy {
     this.waiting.delete(key);
     const { ip, user, description } = batch.failure;
     try {
-      await this.dataSource.query(RECORD, [ip, user?.id ?? 0, user?.orgId ?? null, user?.username ?? '', description.slice(0, 1500), WINDOW, batch.count]);
+      await this.dataSource.query(RECORD, [sourceOf(ip), user?.id ?? 0, user?.orgId ?? null, user?.username ?? '', description.slice(0, 1500), WINDOW, batch.count, SOURCE_LIMIT]);
     } catch (error) {
       // Counted later rather than lost: the count joins the source's next statement.
       this.logger.error(`Could not count ${batch.count} failed authentication(s) from ${ip}: ${(error as Error).message}`);
@@ -124,4 +137,14 @@ export class FailedAuthLedger implements OnModuleInit, OnModuleDestroy {
     const result: unknown = await this.dataSource.query(FLUSH, [window]);
     return Array.isArray(result) ? result.length : 0;
   }
+}
+
+/** An IPv6 client is one /64 (one host holds a whole /64 to choose from); IPv4 is the address. */
+export function sourceOf(ip: string): string {
+  if (!ip.includes(':') || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return ip.replace(/^::ffff:/i, '');
+  const [head, tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16)).join(':')}::/64`;
 }
