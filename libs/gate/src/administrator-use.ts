@@ -1,6 +1,7 @@
 import { AuditOperation, SYSTEM_ACTOR_NAME } from '@app/audit';
 import { AppError, ErrorCode } from '@app/http';
 import type { Locator } from './account-gate';
+import { hostSql } from './destination-binding';
 
 /**
  * A use of a resource's administrator credential (resources.remote_account_id): the account
@@ -59,9 +60,9 @@ export function administratorLocator(resourceName: string): Locator {
  * The destination columns a decision about the administrator selects, over resource alias
  * `rr`; DESTINATION_TEXT is the same destination for an audit description.
  */
-export const DESTINATION_COLUMNS = `rr.type AS dest_type, coalesce(nullif(rr.dns_name, ''), rr.name) AS dest_host, rr.remote_port AS dest_port`;
+export const DESTINATION_COLUMNS = `rr.type AS dest_type, ${hostSql('rr')} AS dest_host, rr.remote_port AS dest_port`;
 
-export const DESTINATION_TEXT = `coalesce(nullif(rr.dns_name, ''), rr.name) || coalesce(':' || rr.remote_port::text, '') || ' (' || rr.type || ')'`;
+export const DESTINATION_TEXT = `${hostSql('rr')} || coalesce(':' || rr.remote_port::text, '') || ' (' || rr.type || ')'`;
 
 export interface DestinationRow {
   rid: number;

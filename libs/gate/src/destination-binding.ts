@@ -11,11 +11,16 @@ import { AppError, ErrorCode } from '@app/http';
  * configuration, the binding and the server's uses) compares this text, nothing else.
  */
 export function destinationSql(r = 'r', a = 'a'): string {
-  return `concat_ws(' ', ${r}.type || ' at ' || coalesce(nullif(${r}.dns_name, ''), ${r}.name),
+  return `concat_ws(' ', ${r}.type || ' at ' || ${hostSql(r)},
     'port ' || coalesce(${r}.remote_port::text, 'default'), 'TLS ' || coalesce(${r}.remote_tls, 'default'),
     'CA ' || coalesce(left(md5(${r}.remote_ca_cert), 12), 'none'), 'database ' || coalesce(${r}.remote_database, 'default'),
     'user DN ' || coalesce(${r}.remote_user_dn, 'none'), 'as ' || ${a}.name,
     'by administrator ' || coalesce(${r}.remote_account_id::text, 'none'))`;
+}
+
+/** The host a resource's connectors reach: its DNS name, else its name (untrimmed, as the connectors use it). */
+export function hostSql(r = 'r'): string {
+  return `coalesce(nullif(${r}.dns_name, ''), ${r}.name)`;
 }
 
 /** The destination as it would be for every account of a resource: `a.name` stands for each account. */

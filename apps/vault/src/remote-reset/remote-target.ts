@@ -1,5 +1,5 @@
 import { Connector, ConnectorError, ConnectorTarget, connectorForType, SUPPORTED_TYPES, TlsMode } from '@app/connectors';
-import { AdministratorDestination } from '@app/gate';
+import { AdministratorDestination, hostSql } from '@app/gate';
 import { AppError, ErrorCode } from '@app/http';
 
 /** A resource's connector settings, as stored (resources.remote_*). */
@@ -18,7 +18,7 @@ export interface RemoteSettings {
 }
 
 export const SETTINGS_SQL = `SELECT r.id AS resource_id, r.name AS resource_name, r.org_id, r.type,
-    coalesce(nullif(r.dns_name, ''), r.name) AS host, r.remote_port AS port, r.remote_database AS database,
+    ${hostSql('r')} AS host, r.remote_port AS port, r.remote_database AS database,
     r.remote_tls AS tls, r.remote_ca_cert AS ca_cert, r.remote_user_dn AS user_dn, r.remote_account_id AS admin_id
   FROM resources r`;
 
