@@ -84,6 +84,13 @@ export function parseAllowedDomains(entries: string[]): string[] {
       out.push(raw);
       continue;
     }
+    // An exact subject attribute a server-wide CA may certify for the organisation (O=Example Corp, OU=..., E=...).
+    const rule = /^([A-Za-z][A-Za-z0-9]*|\d+(?:\.\d+)+)=(.+)$/.exec(raw);
+    if (rule) {
+      if (rule[1].toUpperCase() === 'CN') throw new Error(`Allowed domain "${raw}": a common name is allowed as a DNS name, not as CN=`);
+      out.push(`${rule[1].toUpperCase()}=${rule[2].trim()}`);
+      continue;
+    }
     const [address, bits] = raw.split('/');
     const family = isIP(address);
     if (family) {

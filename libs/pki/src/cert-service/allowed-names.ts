@@ -34,7 +34,20 @@ export async function refuseNamesNotAllowed(
   if (ca.org_id !== null) return;
   const allowed = await allowedNamesFor(m, orgId, ca);
   if (allowed.includes(ANY_NAME)) return;
-  const commonNames = new x509.Name(subjectDer).getField('CN');
+  const attributes = subjectAttributes(subjectDer);
+  // Systems that trust our root map client certificates by O, OU, email, UID...: none of
+  // those reaches a certificate unless the organisation's list holds that exact attribute.
+  const foreign = attributes.filter((a) => a.type !== 'CN' && !allowed.includes(subjectRule(a)));
+  if (foreign.length > 0) {
+    throw AppError.forbidden(
+      `This organisation may not have the subject attribute${foreign.length > 1 ? 's' : ''} ${foreign.map(subjectRule).join(', ')} in a certificate from the server-wide CA ${ca.name}` +
+        '; only a common name it may have, or an exact attribute its provider allows (such as O=Example Corp), is certified there',
+    );
+  }
+  const commonNames = attributes.filter((a) => a.type === 'CN').map((a) => a.value);
+  if (commonNames.length === 0 && sans.length === 0) {
+    throw AppError.forbidden(`The request names nothing (no common name, no subject alternative name); the server-wide CA ${ca.name} certifies only names an organisation may have`);
+  }
   const names = [...commonNames.map((value) => ({ type: 'cn', value })), ...sans];
   const refused = names.filter((name) => !nameAllowed(name, allowed)).map((name) => name.value);
   if (refused.length === 0) return;
@@ -42,6 +55,21 @@ export async function refuseNamesNotAllowed(
     `This organisation may not have certificates for ${[...new Set(refused)].join(', ')} from the server-wide CA ${ca.name}` +
       (allowed.length ? `; it may have: ${allowed.join(', ')}` : '; its provider has not set any names for it'),
   );
+}
+
+/** Every attribute of every RDN of a subject (multi-valued RDNs included), by short name or dotted OID. */
+function subjectAttributes(subjectDer: Buffer): { type: string; value: string }[] {
+  return new x509.Name(subjectDer)
+    .toJSON()
+    .flatMap((rdn) => Object.entries(rdn).flatMap(([type, values]) => values.map((value) => ({ type: ATTRIBUTE_NAMES[type] ?? type.toUpperCase(), value }))));
+}
+
+// Types the x509 library shows by OID, by the names people write in a list.
+const ATTRIBUTE_NAMES: Record<string, string> = { '0.9.2342.19200300.100.1.1': 'UID', '2.5.4.5': 'SERIALNUMBER', '2.5.4.12': 'TITLE' };
+
+/** How a list allows one exact subject attribute: `TYPE=value` (parseAllowedDomains keeps them). */
+function subjectRule(a: { type: string; value: string }): string {
+  return `${a.type}=${a.value}`;
 }
 
 /** A common name or SAN against the list: DNS names and addresses as ACME matches them; anything else only with `*`. */
