@@ -149,6 +149,10 @@ export function isSelfSigned(cert: NodeCertificate): boolean {
 function issuedBy(subject: NodeCertificate, issuer: NodeCertificate): boolean {
   const names = certificateParts(subject.raw);
   if (!names.issuerDer.equals(certificateParts(issuer.raw).subjectDer)) return false;
+  return signedBy(subject, issuer);
+}
+
+function signedBy(subject: NodeCertificate, issuer: NodeCertificate): boolean {
   try {
     return subject.verify(issuer.publicKey);
   } catch {
@@ -156,23 +160,45 @@ function issuedBy(subject: NodeCertificate, issuer: NodeCertificate): boolean {
   }
 }
 
+/** The most certificates one upload may hold (a leaf, its chain, a few spares): ordering them is bounded work. */
+export const MAX_CERTIFICATES_PER_UPLOAD = 20;
+
 /**
  * Orders certificates leaf first, each followed by its issuer. When several chains are
- * mixed, the longest comes first; certificates off that path follow in input order.
+ * mixed, the longest comes first; certificates off that path follow in input order. At most
+ * MAX_CERTIFICATES_PER_UPLOAD; issuers are matched by name first, and each candidate pair's
+ * signature is verified at most once, so a bundle of look-alikes cannot hold the event loop.
  */
 export function orderChain(pems: string[]): string[] {
+  if (pems.length > MAX_CERTIFICATES_PER_UPLOAD) {
+    throw new CertificateError('INVALID_INPUT', `The upload holds ${pems.length} certificates; at most ${MAX_CERTIFICATES_PER_UPLOAD} are accepted in one upload`);
+  }
   const certs = uniqueByFingerprint(pems.map((pem) => loadCertificate(pem)));
-  const issues = (issuer: NodeCertificate, subject: NodeCertificate) => issuer !== subject && issuedBy(subject, issuer);
+  const parts = new Map(certs.map((c) => [c, certificateParts(c.raw)]));
+  const bySubject = new Map<string, NodeCertificate[]>();
+  for (const c of certs) {
+    const key = parts.get(c)!.subjectDer.toString('hex');
+    bySubject.set(key, [...(bySubject.get(key) ?? []), c]);
+  }
+  const verified = new Map<string, boolean>();
+  const issues = (issuer: NodeCertificate, subject: NodeCertificate): boolean => {
+    if (issuer === subject || !parts.get(subject)!.issuerDer.equals(parts.get(issuer)!.subjectDer)) return false;
+    const key = `${issuer.fingerprint256}>${subject.fingerprint256}`;
+    if (!verified.has(key)) verified.set(key, signedBy(subject, issuer));
+    return verified.get(key)!;
+  };
+  const issuersOf = (subject: NodeCertificate) => (bySubject.get(parts.get(subject)!.issuerDer.toString('hex')) ?? []).filter((c) => issues(c, subject));
   const pathFrom = (leaf: NodeCertificate): NodeCertificate[] => {
     const path = [leaf];
     for (;;) {
       const last = path[path.length - 1];
-      const next = certs.find((c) => !path.includes(c) && issues(c, last));
+      const next = issuersOf(last).find((c) => !path.includes(c));
       if (!next) return path;
       path.push(next);
     }
   };
-  const leaves = certs.filter((c) => !certs.some((other) => issues(c, other)));
+  const issuesSomething = new Set(certs.flatMap((c) => issuersOf(c)));
+  const leaves = certs.filter((c) => !issuesSomething.has(c));
   const paths = (leaves.length ? leaves : certs.slice(0, 1)).map(pathFrom);
   const best = paths.reduce((a, b) => (b.length > a.length ? b : a), paths[0] ?? []);
   const rest = certs.filter((c) => !best.includes(c));
