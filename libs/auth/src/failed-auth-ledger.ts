@@ -12,6 +12,8 @@ export interface FailedAuth {
 
 /** Sources (address and user) counted apart at once; more share one row. */
 export const SOURCE_LIMIT = 8;
+/** The advisory lock that serialises the ledger's writes (an arbitrary constant of this table's). */
+const LEDGER_LOCK = 7_310_452_611;
 /** The source of the failures past SOURCE_LIMIT. */
 export const OVERFLOW_SOURCE = 'other sources';
 
@@ -122,7 +124,11 @@ export class FailedAuthLedger implements OnModuleInit, OnModuleDestroy {
     this.waiting.delete(key);
     const { ip, user, description } = batch.failure;
     try {
-      await this.dataSource.query(RECORD, [sourceOf(ip), user?.id ?? 0, user?.orgId ?? null, user?.username ?? '', description.slice(0, 1500), WINDOW, batch.count, SOURCE_LIMIT]);
+      // One writer at a time across instances: the count of sources must see every row committed before it.
+      await this.dataSource.transaction(async (m) => {
+        await m.query('SELECT pg_advisory_xact_lock($1)', [LEDGER_LOCK]);
+        await m.query(RECORD, [sourceOf(ip), user?.id ?? 0, user?.orgId ?? null, user?.username ?? '', description.slice(0, 1500), WINDOW, batch.count, SOURCE_LIMIT]);
+      });
     } catch (error) {
       // Counted later rather than lost: the count joins the source's next statement.
       this.logger.error(`Could not count ${batch.count} failed authentication(s) from ${ip}: ${(error as Error).message}`);
