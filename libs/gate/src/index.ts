@@ -13,3 +13,4 @@ export * from './pki-secret-gate';
 export * from './pki-secret-gate.module';
 export * from './membership-moves';
 export * from './destination-binding';
+export * from './control';

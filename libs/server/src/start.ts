@@ -7,6 +7,7 @@ import { ensureFirstAdmin } from './bootstrap-admin';
 import { createApp } from './create-app';
 import { printFirstAdmin } from './first-admin-notice';
 import { prepareDatabase } from './database';
+import { secureDataDir } from './data-dir';
 import { drainAndClose } from './shutdown';
 import { presentCaIssuedCertificate, serverTls } from './tls';
 
@@ -31,6 +32,7 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
   }
   Logger.overrideLogger(createLogger(config.logFormat, config.logLevel));
   installProcessFaultHandlers();
+  secureDataDir(config.dataDir, (message) => logger.warn(message));
   const database = await prepareDatabase(config);
   leaveShutdownSignalsToProcess();
   const apps: INestApplication[] = [];

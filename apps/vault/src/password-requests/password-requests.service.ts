@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, listReply, reply, Reply } from '@app/http';
 import { displayTime } from '../common/format';
-import { resourceVisibleSql, visibilityParams } from '@app/gate';
+import { isSelfOrControlled, resourceVisibleSql, samePerson, visibilityParams } from '@app/gate';
 import { adminApprover, approverSql, effectiveAccessControl, isUniqueViolation, minutesSql } from './access-sql';
 import { RequestPasswordDto } from './password-request.dto';
 import { explainMissing, noSuchRequest, STATUS_WAITING } from './request-state';
@@ -122,6 +122,7 @@ export class PasswordRequestsService {
     return this.dataSource.transaction(async (m) => {
       const req = await this.lockForDecision(m, actor, accountId, requesterId, ['waiting']);
       if (req.approved_by.includes(actor.id)) throw AppError.conflict('You have already approved this request');
+      await refuseSamePerson(m, actor, req);
       const approvals = req.approved_by.length + 1;
       const done = approvals >= req.approvers_required;
       await m.query(
@@ -194,5 +195,18 @@ export class PasswordRequestsService {
       },
       m,
     );
+  }
+}
+
+/**
+ * Approvers are distinct people (issue 34): an account the requester created is the
+ * requester, and one person approving through two accounts (one created by the other) counts once.
+ */
+async function refuseSamePerson(m: EntityManager, actor: Actor, req: { requester_id: number; approved_by: number[] }): Promise<void> {
+  if (await isSelfOrControlled(m, actor.id, req.requester_id)) {
+    throw AppError.forbidden('You cannot approve this request: your account was created by the requester, which counts as the requester');
+  }
+  for (const earlier of req.approved_by) {
+    if (await samePerson(m, actor.id, earlier)) throw AppError.conflict('This request was already approved by you through another account (one created by the other)');
   }
 }

@@ -173,6 +173,17 @@ export class ResourceGroupsService {
     const group = await this.find(this.dataSource.manager, actor, groupId);
     this.mayChange(actor, group);
     await this.dataSource.transaction(async (m) => {
+      // Deleting a group that restricts its members (NoHelpDeskRetrieval) lifts that from each:
+      // as taking them out one by one would, it needs full access to every member (issue 34).
+      const [restricting] = await m.query('SELECT no_helpdesk_retrieval FROM resource_groups WHERE id = $1 FOR UPDATE', [group.id]);
+      if (restricting?.no_helpdesk_retrieval && !actor.isSuperAdmin) {
+        const [lacking] = await m.query(
+          `SELECT r.name FROM resource_group_membership gm JOIN resources r ON r.id = gm.resource_id
+           WHERE gm.group_id = $4 AND NOT ${resourceVisibleSql('r', '$1', '$2', '$3', { atLeast: 'fullaccess' })} ORDER BY r.id LIMIT 1`,
+          [...visibilityParams(actor), group.id],
+        );
+        if (lacking) throw AppError.forbidden(`You need full access to every resource of ${group.name} to delete it: it restricts help-desk retrieval of them, and ${lacking.name} is not yours to release`);
+      }
       await m.query('DELETE FROM resource_groups WHERE id = $1', [group.id]);
       await this.audit.record({ category: 'Resource', operation: AuditOperation.ResourceGroupDeleted, actor, target: group.name }, m);
     });

@@ -4,7 +4,7 @@ import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, reply, Reply } from '@app/http';
 import { findAccount, findResource } from '../common/access';
 import { parseId } from '../common/ids';
-import { AccessLevel } from '@app/gate';
+import { AccessLevel, groupIncludesSelf, isSelfOrControlled } from '@app/gate';
 import { ShareDto } from './share.dto';
 
 interface Grantee {
@@ -78,10 +78,8 @@ export class SharingService {
     target: { resourceId: number; resourceName: string; accountId?: number; accountName?: string },
   ): Promise<void> {
     if (dto.ACCESSTYPE === 'revoke' || actor.isSuperAdmin) return;
-    const self =
-      grantee.column === 'user_id'
-        ? grantee.id === actor.id
-        : (await m.query('SELECT 1 FROM user_group_members WHERE group_id = $1 AND user_id = $2', [grantee.id, actor.id])).length > 0;
+    // An account the caller created counts as the caller (issue 34).
+    const self = grantee.column === 'user_id' ? await isSelfOrControlled(m, grantee.id, actor.id) : await groupIncludesSelf(m, grantee.id, actor);
     if (!self) return;
     await this.audit.record({
       category: 'Resource',
@@ -90,9 +88,9 @@ export class SharingService {
       actor,
       ...target,
       target: grantee.label,
-      description: `refused: ${dto.ACCESSTYPE} access to ${grantee.label}, which is or includes the caller`,
+      description: `refused: ${dto.ACCESSTYPE} access to ${grantee.label}, which is or includes the caller or an account the caller created`,
     });
-    throw AppError.forbidden('Only a super administrator can share to themselves or to a user group they belong to');
+    throw AppError.forbidden('Only a super administrator can share to themselves, to an account they created, or to a user group that includes either');
   }
 
   /** Replaces the grantee's share on the target; the caller holds the row lock of the target. */

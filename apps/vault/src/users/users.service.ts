@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { complianceProblems, DEFAULT_POLICY_NAME } from '@app/crypto';
 import { AppError, listReply, reply, Reply } from '@app/http';
+import { isSelfOrControlled } from '@app/gate';
 import { insertApiUser } from '@app/server';
 import { UserGroupsService } from '../groups/user-groups.service';
 import { PoliciesService } from '../policies/policies.service';
@@ -121,8 +122,9 @@ export class UsersService {
     const orgId = await resolveOrg(this.dataSource, actor, orgName);
     const message = await this.dataSource.transaction(async (m) => {
       const user = await this.findByName(m, orgId, username);
-      await this.refuseSelfJoin(actor, orgId, user, groupName);
+      await this.refuseSelfJoin(m, actor, orgId, user, groupName);
       const group = await this.groups.ensure(m, orgId, groupName);
+      await this.refusePowerfulGroup(m, actor, orgId, user, group);
       const added = await this.groups.addMember(m, group.id, user.id);
       if (!added) return `User ${user.username} is already a member of the user group ${group.name}`;
       await this.audit.record(
@@ -145,8 +147,8 @@ export class UsersService {
    * No self-elevation (issue 24): a user group's shares reach its members, so only a super
    * administrator adds themselves to one. Audited on its own connection (it outlives the rollback).
    */
-  private async refuseSelfJoin(actor: Actor, orgId: number, user: { id: number; username: string }, groupName: string): Promise<void> {
-    if (user.id !== actor.id || actor.isSuperAdmin) return;
+  private async refuseSelfJoin(m: EntityManager, actor: Actor, orgId: number, user: { id: number; username: string }, groupName: string): Promise<void> {
+    if (actor.isSuperAdmin || !(await isSelfOrControlled(m, user.id, actor.id))) return;
     await this.audit.record({
       category: 'User',
       operation: AuditOperation.UserAddedToGroup,
@@ -156,7 +158,38 @@ export class UsersService {
       target: user.username,
       description: `refused: adding oneself to user group ${groupName}`,
     });
-    throw AppError.forbidden('Only a super administrator can add themselves to a user group');
+    throw AppError.forbidden(
+      user.id === actor.id
+        ? 'Only a super administrator can add themselves to a user group'
+        : `Only a super administrator can add ${user.username} to a user group: it is an account you created, which counts as you`,
+    );
+  }
+
+  /**
+   * A member of a user group gets what the group holds (shares, approver rights, access to
+   * another organisation): adding one to such a group is a super administrator's (issue 34).
+   * Removing members stays open. Audited on its own connection (it outlives the rollback).
+   */
+  private async refusePowerfulGroup(m: EntityManager, actor: Actor, orgId: number, user: { username: string }, group: { id: number; name: string }): Promise<void> {
+    if (actor.isSuperAdmin) return;
+    const [held] = await m.query(
+      `SELECT EXISTS (SELECT 1 FROM shares WHERE user_group_id = $1) AS shares,
+              EXISTS (SELECT 1 FROM access_controls WHERE $1 = ANY(approver_group_ids)) AS approves,
+              EXISTS (SELECT 1 FROM organization_access WHERE user_group_id = $1) AS organisations`,
+      [group.id],
+    );
+    const carries = [held.shares && 'shares', held.approves && 'approver rights', held.organisations && 'access to another organisation'].filter(Boolean);
+    if (carries.length === 0) return;
+    await this.audit.record({
+      category: 'User',
+      operation: AuditOperation.UserAddedToGroup,
+      outcome: 'Failed',
+      actor,
+      orgId,
+      target: user.username,
+      description: `refused: user group ${group.name} carries ${carries.join(', ')}`,
+    });
+    throw AppError.forbidden(`Only a super administrator can add members to the user group ${group.name}: it carries ${carries.join(', ')}`);
   }
 
   private async insert(
@@ -187,10 +220,11 @@ export class UsersService {
         [actor.orgId, user.username, user.fullName, user.role, user.superAdmin, user.allowedHosts],
       );
     }
+    // Its creator held its first token or password: the account is theirs to use (issue 34).
     await m.query(
       `UPDATE users SET first_name = $2, last_name = $3, email = $4, department = $5, location = $6, policy = $7,
-         expires_on = $8, password_hash = $9, profile = $10 WHERE id = $1`,
-      [id, user.firstName, user.lastName, user.email, user.department, user.location, policy, user.expiresOn, passwordHash, user.profile],
+         expires_on = $8, password_hash = $9, profile = $10, controller_id = $11 WHERE id = $1`,
+      [id, user.firstName, user.lastName, user.email, user.department, user.location, policy, user.expiresOn, passwordHash, user.profile, actor.id || null],
     );
     return { id, token };
   }
