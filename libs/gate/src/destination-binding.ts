@@ -91,6 +91,8 @@ export async function requireBoundDestination(
   accountId: number,
   usedBy: Actor | null,
   startedBy: string,
+  /** False inside a caller's transaction that may hold the account's row: refuse without writing. */
+  record = true,
 ): Promise<void> {
   const [row]: BindingRow[] = await runner.query(
     `SELECT a.id, a.name, r.id AS resource_id, r.name AS resource_name, r.org_id, a.bound_destination AS bound, ${destinationSql()} AS current
@@ -98,6 +100,7 @@ export async function requireBoundDestination(
     [accountId],
   );
   if (!row || row.bound === row.current) return;
+  if (!record) throw destinationChanged(row.name);
   await runner.query(`UPDATE accounts SET password_status = $2, verify_claimed_at = NULL, last_verified_at = now() WHERE id = $1`, [accountId, DESTINATION_CHANGED]);
   await audit.record({
     category: 'Resource',

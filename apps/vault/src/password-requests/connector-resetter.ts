@@ -18,6 +18,8 @@ export class ConnectorRemoteResetter implements RemotePasswordResetter {
 
   /** Logs in as the account itself: accepted is true, refused is false, anything else is unknown (throws). */
   async verify(target: RemoteTarget, password: string): Promise<boolean> {
+    // Only where the account's password was bound (it may run inside a transaction holding the account: no write).
+    await this.remote.requireBound(target.accountId, target.startedBy);
     const settings = await this.remote.settingsOf(target.resourceId);
     const connector = connectorOf(settings.type, settings.resource_name);
     try {

@@ -150,6 +150,11 @@ export class RemotePasswords {
     return settings;
   }
 
+  /** Refuses (without writing) when the account's destination is not the one its password was bound to. */
+  async requireBound(accountId: number, startedBy: string): Promise<void> {
+    await requireBoundDestination(this.dataSource, this.audit, accountId, null, startedBy, false);
+  }
+
   /**
    * Settles a pending change of one account if nobody is working on it (its lock is free):
    * the next start, the periodic round and a verification call this.
