@@ -87,4 +87,14 @@ describe('pki getPGPKey (op 40)', () => {
     const pub = await getKey({ User: 'admin', keyExportType: 'public' }, auditor.token);
     expect(pub.body).toContain('BEGIN PGP PUBLIC KEY BLOCK');
   });
+
+  it('exports the private half of another user’s key only for that user or a super administrator, audited (issue 35)', async () => {
+    const manager = await createUserWithToken(s, 'pgp-manager', 'Administrator');
+    const other = JSON.parse((await getKey({ User: 'admin', keyExportType: 'private' }, manager.token)).body);
+    expect(other.result).toEqual({ status: 'Failed', message: "Only admin or a super administrator may export the private half of admin's PGP key" });
+    const refused = await s.dataSource.query(`SELECT outcome, description FROM audit WHERE operation = 'PGP Key Exported' AND actor_id = $1`, [manager.id]);
+    expect(refused).toEqual([{ outcome: 'Failed', description: expect.stringContaining("the private half of another user's PGP key") }]);
+    const own = await getKey({ keyExportType: 'private' }, manager.token);
+    expect(own.body).toContain('BEGIN PGP PRIVATE KEY BLOCK');
+  });
 });

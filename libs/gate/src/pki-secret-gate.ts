@@ -113,6 +113,13 @@ function refusalOf(actor: Actor, target: PkiSecretTarget): { why: string; error:
     const message = target.notFound ?? `${capitalise(PKI_SECRET_KINDS[target.kind].label)} ${target.name} does not exist`;
     return { why: 'not found in the caller\'s organisation', error: AppError.notFound(message) };
   }
+  // A private PGP key is a person's signature and decryption key: theirs, or a super administrator's to export (issue 35).
+  if (target.kind === 'pgp-private-key' && target.id !== actor.id && !actor.isSuperAdmin) {
+    return {
+      why: 'the private half of another user\'s PGP key',
+      error: AppError.forbidden(`Only ${target.name} or a super administrator may export the private half of ${target.name}'s PGP key`),
+    };
+  }
   return undefined;
 }
 
