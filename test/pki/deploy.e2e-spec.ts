@@ -1,3 +1,5 @@
+import { Keyring } from '@app/crypto';
+import { SSH_PASSWORD_CONTEXT } from '@app/pki/cert-service/deployment.service';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServices, TestServices } from '../support/app';
@@ -102,7 +104,14 @@ describe('pki certificate deployment over SSH (6565 layout)', () => {
   });
 
   it('reports a server whose login fails, and refuses unknown servers and key-less certificates', async () => {
-    await target('web3', { HOST: 'localhost', PORT: sshd.port, userName: user, password: 'wrong-password' });
+    // Issue 35: a login that does not work is never saved (it would replace a stored one that does).
+    const refused = await target('web3', { HOST: 'localhost', PORT: sshd.port, userName: user, password: 'wrong-password' });
+    expect(refused.body.result.status).toBe('Failed');
+    expect(refused.body.result.message).toMatch(/^The deployment target web3 was not saved: the login failed/);
+    expect(await s.dataSource.query(`SELECT 1 FROM deployment_targets WHERE name = 'web3'`)).toEqual([]);
+    // A login that stops working later (the host's password changed) is reported at deployment.
+    expect((await target('web3', { HOST: 'localhost', PORT: sshd.port, userName: user, password: PASSWORD })).body.result.status).toBe('Success');
+    await s.dataSource.query(`UPDATE ssh_resources SET login_password = $1 WHERE name = 'localhost:' || $2`, [s.pki.get(Keyring).seal('wrong-password', SSH_PASSWORD_CONTEXT), String(sshd.port)]);
     const res = await api.post('deployCertificate', { common_name: 'deploy.example.test', serverName: 'web3' });
     expect(res.body.deployStatus[0]).toMatchObject({ server: 'web3', status: 'FAILURE' });
     expect(res.body.deployStatus[0].message).toMatch(/auth|password|denied/i);

@@ -7,7 +7,7 @@ import { PkiSecretGate, pkiSecretTarget } from '@app/gate';
 import { AppError } from '@app/http';
 import { joinPems } from '../certs';
 import { RemoteHostError, runRemoteCommand, shellQuote, SshTarget, writeRemoteFile } from '../ssh';
-import { expectedHostKey, SshHostKeys } from '../ssh-service';
+import { expectedHostKey, mapSshErrors, SshHostKeys, verifySshLogin } from '../ssh-service';
 import { chainOf } from './certificate-export.service';
 import { CertificateSecrets } from './certificate-secrets';
 import { CertificatesService } from './certificates.service';
@@ -49,6 +49,8 @@ export class DeploymentService {
       if (path !== undefined && path !== '' && !isRemoteFilePath(path)) throw AppError.invalid(`${field} must be an absolute file path on the server`);
     }
     if (new Set(paths).size !== paths.length) throw AppError.invalid('certificatePath, keyPath and chainPath must be different files');
+    // A new login replaces a stored one only when it works (as applycredentials), tested before anything is written.
+    if (!dto.resourceName?.trim()) await this.testLogin(actor, dto);
     const created = await this.dataSource.transaction(async (m) => {
       const resourceId = await this.resourceFor(m, actor, dto);
       const isNew = await this.targets.saveTarget(m, {
@@ -95,6 +97,21 @@ export class DeploymentService {
       statuses.push(status);
     }
     return statuses;
+  }
+
+  private async testLogin(actor: Actor, dto: DeploymentTargetDto): Promise<void> {
+    const host = dto.HOST?.trim();
+    if (!host || !dto.userName?.trim() || !dto.password || !/^[A-Za-z0-9._:-]+$/.test(host)) return; // resourceFor names what is missing
+    const target: SshTarget = {
+      host,
+      port: dto.PORT ?? DEFAULT_SSH_PORT,
+      orgId: actor.orgId,
+      actor,
+      expectedHostKey: expectedHostKey(dto.HOSTKEYFINGERPRINT),
+      username: dto.userName.trim(),
+      password: dto.password,
+    };
+    await mapSshErrors(() => verifySshLogin(target, false), `The deployment target ${dto.serverName} was not saved: the login failed`);
   }
 
   private async resourceFor(m: EntityManager, actor: Actor, dto: DeploymentTargetDto): Promise<number> {
