@@ -80,8 +80,8 @@ export class SshOperations {
   }
 
   async enumerateUsers(actor: Actor, dto: EnumerateUsersDto): Promise<Reply> {
-    const { resource, users } = await this.resources.enumerateUsers(actor, dto);
-    return reply(`User enumeration started for ${resource.name} and completed: ${users.length} login users found`);
+    const { resource, users, skipped } = await this.resources.enumerateUsers(actor, dto);
+    return reply(`User enumeration started for ${resource.name} and completed: ${users.length} login users found${skipped ? ` (${skipped})` : ''}`);
   }
 
   async listUsers(actor: Actor): Promise<Reply> {

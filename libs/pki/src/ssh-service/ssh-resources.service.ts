@@ -5,7 +5,7 @@ import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { PkiSecretGate } from '@app/gate';
 import { AppError } from '@app/http';
-import { enumerateLoginUsers, normalizeHostKeyFingerprint, type SshTarget } from '../ssh';
+import { enumerateLoginUsers, keptLoginUsers, MAX_LOGIN_USERS, normalizeHostKeyFingerprint, type SshTarget } from '../ssh';
 import { parseResourceName } from './resource-address';
 import { mapSshErrors } from './ssh-errors';
 import { SshHostKeys } from './ssh-host-keys';
@@ -127,14 +127,17 @@ export class SshResourcesService {
   }
 
   /** Logs in, reads the login users and records exactly those. */
-  async enumerateUsers(actor: Actor, dto: EnumerateUsersDto): Promise<{ resource: SshResourceRow; users: string[] }> {
+  async enumerateUsers(actor: Actor, dto: EnumerateUsersDto): Promise<{ resource: SshResourceRow; users: string[]; skipped: string }> {
     const resource = await this.require(actor, dto.resourceName);
     if (dto.userName && resource.login_user && dto.userName !== resource.login_user) {
       throw AppError.invalid(`The credentials applied to ${resource.name} are for ${resource.login_user}, not ${dto.userName}; use applycredentials first`);
     }
     const target = await this.targetOf(actor, resource, 'enumerate login users');
     const found = await mapSshErrors(() => enumerateLoginUsers(target), `Enumerating users on ${resource.name} failed`);
-    const users = [...new Set(found.map((u) => u.userName))].sort();
+    const { users, invalid, beyondLimit } = keptLoginUsers(found);
+    const skipped = [invalid && `${invalid} invalid user name${invalid > 1 ? 's' : ''} skipped`, beyondLimit && `${beyondLimit} beyond the limit of ${MAX_LOGIN_USERS} not recorded`]
+      .filter(Boolean)
+      .join('; ');
     await this.dataSource.transaction(async (m) => {
       await this.resources.replaceUsers(m, actor.orgId, resource.id, users);
       await this.audit.record(
@@ -143,12 +146,12 @@ export class SshResourcesService {
           operation: AuditOperation.SshUsersEnumerated,
           actor,
           target: resource.name,
-          description: `${users.length} login users found on ${resource.name}`,
+          description: `${users.length} login users found on ${resource.name}${skipped ? `; ${skipped}` : ''}`,
         },
         m,
       );
     });
-    return { resource, users };
+    return { resource, users, skipped };
   }
 }
 

@@ -7,7 +7,7 @@ export { importSshPrivateKey, type ImportSshKeyOptions } from './import';
 export { exportSshPrivateKey, exportSshPublicKey, type ExportPrivateKeyOptions } from './export';
 export { parsePublicKeyLine, formatPublicKeyLine, sha256Fingerprint, type SshPublicKey } from './public-key-line';
 export { parseAuthorizedKeys, parseAuthorizedKeyLine, appendAuthorizedKey, dropAuthorizedKey, type AuthorizedKeyEntry, type AuthorizedKeysChange } from './authorized-keys';
-export { parseLoginUsers, type LoginUser } from './passwd';
+export { keptLoginUsers, MAX_LOGIN_USERS, parseLoginUsers, type LoginUser } from './passwd';
 export { validateUserName } from './user-name';
 export type { SshTarget } from './remote/target';
 export { probeSshBanner } from './remote/banner';

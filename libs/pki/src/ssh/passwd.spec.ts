@@ -1,4 +1,4 @@
-import { parseLoginUsers } from './passwd';
+import { keptLoginUsers, MAX_LOGIN_USERS, parseLoginUsers } from './passwd';
 import { validateUserName } from './user-name';
 
 describe('parseLoginUsers', () => {
@@ -29,5 +29,21 @@ describe('validateUserName', () => {
 
   it.each(['', '1abc', '-rf', '.hidden', "o'brien", 'a b', 'a;reboot', 'x$(id)', 'ü', 'a'.repeat(65)])('refuses %j', (name) => {
     expect(() => validateUserName(name)).toThrow(expect.objectContaining({ code: 'invalid_user_name' }));
+  });
+});
+
+describe('keptLoginUsers (issue 35)', () => {
+  const user = (userName: string) => ({ userName, uid: 1000, home: '/home/x', shell: '/bin/sh' });
+
+  it('keeps valid names only, distinct and sorted, and counts the rest', () => {
+    const found = ['bob', 'alice', 'bob', '\u001b[31mred', '<script>', 'a b', 'svc-01.web', 'Admin', 'x'.repeat(65)].map(user);
+    expect(keptLoginUsers(found)).toEqual({ users: ['Admin', 'alice', 'bob', 'svc-01.web'], invalid: 4, beyondLimit: 0 });
+  });
+
+  it('records at most MAX_LOGIN_USERS per host', () => {
+    const found = Array.from({ length: MAX_LOGIN_USERS + 33 }, (_, i) => user(`u${String(i).padStart(5, '0')}`));
+    const kept = keptLoginUsers(found);
+    expect(kept.users).toHaveLength(MAX_LOGIN_USERS);
+    expect(kept.beyondLimit).toBe(33);
   });
 });

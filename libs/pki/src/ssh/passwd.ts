@@ -1,3 +1,5 @@
+import { isValidUserName } from './user-name';
+
 export interface LoginUser {
   userName: string;
   uid: number;
@@ -21,4 +23,19 @@ export function parseLoginUsers(passwd: string): LoginUser[] {
     if (!NO_LOGIN_SHELL.test(loginShell) || userName === 'root') users.push({ userName, uid, home, shell: loginShell });
   }
   return users;
+}
+
+/** The most login users recorded per host; a host listing more is reported with the rest counted. */
+export const MAX_LOGIN_USERS = 1000;
+
+
+/**
+ * What a host said, as the server keeps it (issue 35): only valid user names (no escape
+ * sequences, markup or control characters from a hostile /etc/passwd), distinct and sorted,
+ * at most MAX_LOGIN_USERS; the others counted.
+ */
+export function keptLoginUsers(found: LoginUser[]): { users: string[]; invalid: number; beyondLimit: number } {
+  const names = found.map((u) => u.userName);
+  const valid = [...new Set(names.filter(isValidUserName))].sort();
+  return { users: valid.slice(0, MAX_LOGIN_USERS), invalid: names.filter((name) => !isValidUserName(name)).length, beyondLimit: Math.max(0, valid.length - MAX_LOGIN_USERS) };
 }
