@@ -52,4 +52,16 @@ describe('certificate uploads are bounded in work, not only in bytes', () => {
     // Generous for a shared, loaded machine (as test/pki/costly-key-files): the old code held the loop for seconds.
     expect(delay.max / 1e6).toBeLessThan(1000);
   });
+
+  it('a PKCS#7 bundle (DER) is held to the same limit', async () => {
+    const p7 = (count: number, name: string) => {
+      execFileSync('sh', ['-c', `cat > ${name}.pem`], { cwd: dir, input: lookAlikes(count) });
+      execFileSync('openssl', ['crl2pkcs7', '-nocrl', '-certfile', `${name}.pem`, '-outform', 'DER', '-out', `${name}.p7b`], { cwd: dir, stdio: 'ignore' });
+      return readFileSync(join(dir, `${name}.p7b`));
+    };
+    const refused = await api.upload('addCertificate', { fileType: 'CERTFILE' }, { File: { body: p7(300, 'many'), name: 'many.p7b' } });
+    expect(refused.body.result).toEqual({ Status: 'Failed', Message: 'The upload holds 300 certificates; at most 20 are accepted in one upload' });
+    const accepted = await api.upload('addCertificate', { fileType: 'CERTFILE' }, { File: { body: p7(20, 'few'), name: 'few.p7b' } });
+    expect(accepted.body.result.Status).not.toBe('Failed');
+  });
 });
