@@ -3,6 +3,7 @@ import { startTestServices, TestServices } from '../support/app';
 import { ConnectionSink, startConnectionSink } from '../support/connection-sink';
 import { createResource } from '../support/factories';
 import { bindAsDecided } from '../support/destination';
+import { startRecordingPostgres } from '../support/recording-postgres';
 import { call, share, TestUser, user } from './workflow-helpers';
 
 const V1 = '/restapi/json/v1';
@@ -107,5 +108,22 @@ describe('a stored password is bound to its destination', () => {
     expect(approved.sort()).toEqual([['dba', true], ['m', true], ['vaultadmin', true]]);
     const bound = await s.dataSource.query('SELECT count(*)::int AS n FROM accounts WHERE resource_id = $1 AND bound_destination LIKE $2', [rid, '%127.0.0.2 %']);
     expect(bound[0].n).toBe(3);
+  });
+
+  it('TLS off needs a super administrator; even then a peer asking for the clear-text password receives nothing (recording peer)', async () => {
+    const peer = await startRecordingPostgres('cleartext');
+    try {
+      const r = await createResource(s.vaultUrl, s.adminToken, { RESOURCENAME: 'recorded-db', RESOURCETYPE: 'PostgreSQL', DNSNAME: '127.0.0.1', ACCOUNTNAME: 'owner_admin' });
+      await share(s, r.resourceId, mallory.id, 'fullaccess');
+      const byHer = await call(s.vaultUrl, 'put', `${V1}/resources/${r.resourceId}/remotepasswordreset`, mallory.token, { ACCOUNTNAME: 'owner_admin', PORT: peer.port, TLS: 'off' });
+      expect(byHer.result).toEqual({ status: 'Failed', message: 'TLS off for recorded-db needs a super administrator; use TLS verify (or require)' });
+      const bySuper = await call(s.vaultUrl, 'put', `${V1}/resources/${r.resourceId}/remotepasswordreset`, s.adminToken, { ACCOUNTNAME: 'owner_admin', PORT: peer.port, TLS: 'off' });
+      expect(bySuper.result.status).toBe('Failed');
+      expect(bySuper.result.message).toMatch(/asked for the password of owner_admin in clear text; it is sent only with SCRAM, or over TLS verify/);
+      expect(peer.users).toEqual(['owner_admin']);
+      expect(peer.passwords).toEqual([]);
+    } finally {
+      await peer.close();
+    }
   });
 });
