@@ -1,6 +1,7 @@
 import { ConnectorError, ConnectorTarget, connectorForType } from '@app/connectors';
 import { startRecordingPostgres } from '../support/recording-postgres';
 import { startConnectionSink } from '../support/connection-sink';
+import { startRecordingMysql } from '../support/recording-mysql';
 
 /*
  * Issue 33: a peer chooses how it asks for the password; the connector decides whether to
@@ -10,6 +11,7 @@ import { startConnectionSink } from '../support/connection-sink';
  */
 const postgresqlConnector = connectorForType('PostgreSQL')!;
 const ldapConnector = connectorForType('LDAP Server')!;
+const mysqlConnector = connectorForType('MySQL Server')!;
 
 describe('connectors never follow a peer into a weaker authentication', () => {
   const target = (port: number, tls: ConnectorTarget['tls']): ConnectorTarget => ({ host: '127.0.0.1', port, orgId: 0, tls, database: 'postgres' });
@@ -52,6 +54,20 @@ describe('connectors never follow a peer into a weaker authentication', () => {
       expect(sink.connections()).toBe(0);
     } finally {
       await sink.close();
+    }
+  });
+
+  it.each(['mysql_clear_password', 'sha256_password'] as const)('MySQL switching to %s without TLS verify: refused, the peer receives nothing after the switch', async (plugin) => {
+    const peer = await startRecordingMysql(plugin);
+    try {
+      const error = await mysqlConnector.verify({ host: '127.0.0.1', port: peer.port, orgId: 0, tls: 'off' }, 'dba', 'Dba-Secret-Pass-1').then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectorError);
+      expect((error as ConnectorError).message).toBe(`127.0.0.1:${peer.port} asked for the password of dba in clear text (${plugin}); it is sent so only over TLS verify`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(Buffer.concat(peer.afterSwitch).toString('latin1')).not.toContain('Dba-Secret-Pass-1');
+      expect(peer.afterSwitch.filter((b) => b.length > 4 && b[4] !== 0x01)).toEqual([]);
+    } finally {
+      await peer.close();
     }
   });
 });

@@ -103,8 +103,10 @@ async function login(target: ConnectorTarget, who: Credential): Promise<Connecti
     connectTimeout: timeout,
     ssl: tlsOptions(target) as ConnectionOptions['ssl'],
     multipleStatements: false,
-    // mysql_clear_password hands the password to whoever answers: only to a verified server.
+    // mysql_clear_password and sha256_password hand the password as it is to whoever answers:
+    // only to a verified server (issue 33). Elsewhere a request for either is refused unanswered.
     enableCleartextPlugin: target.tls === 'verify',
+    authPlugins: target.tls === 'verify' ? undefined : { mysql_clear_password: refusePlain('mysql_clear_password'), sha256_password: refusePlain('sha256_password') },
   };
   let connection: Connection | undefined;
   try {
@@ -119,6 +121,14 @@ async function login(target: ConnectorTarget, who: Credential): Promise<Connecti
   }
 }
 
+/** An authentication plugin that answers nothing: the peer asked for the password in a form it could read. */
+function refusePlain(plugin: string) {
+  // A rejected promise, not a throw: mysql2 calls the plugin outside its own catch.
+  return () => async () => {
+    throw Object.assign(new Error(`the server asked for the password with ${plugin}`), { plainRequest: plugin });
+  };
+}
+
 function mapError(error: unknown, target: ConnectorTarget, admin: string, account: string): Error {
   if (error instanceof ConnectorError) return error;
   const e = error as { errno?: number; code?: string; message?: string };
@@ -130,6 +140,8 @@ function mapError(error: unknown, target: ConnectorTarget, admin: string, accoun
   if (e.code === 'HANDSHAKE_SSL_ERROR' || /certificate|altnames/i.test(e.message ?? '')) {
     return new ConnectorError('tls', `TLS with ${where(target)} failed: the certificate was refused (${(e.message ?? '').replace(/^Error: /, '')})`);
   }
+  const plain = (error as { plainRequest?: string }).plainRequest;
+  if (plain) return new ConnectorError('tls', `${where(target)} asked for the password of ${account} in clear text (${plain}); it is sent so only over TLS verify`, true);
   if (e.code === 'MYSQL_CLEAR_PASSWORD_NOT_ENABLED') {
     return new ConnectorError('tls', `${where(target)} asked for the password of ${account} in clear text (mysql_clear_password); it is sent so only over TLS verify`, true);
   }
