@@ -1,3 +1,5 @@
+import { Keyring } from '@app/crypto';
+import { SSH_PASSWORD_CONTEXT } from '@app/pki/cert-service/deployment.service';
 import request from 'supertest';
 import { startTestServices, TestServices } from '../support/app';
 import { inputData } from '../support/http';
@@ -53,9 +55,10 @@ describe('pki tenant isolation: two organisations, identical names', () => {
       const vault = await request(s.pkiUrl).post(`${API}/addKeyStoreKey`).set('AUTHTOKEN', org.token)
         .field('INPUT_DATA', inputData({ keyName: VAULT_KEY })).attach('File', Buffer.from(org.vaultContent), 'k.bin');
       expect(vault.body.result.Status).toBe('Success');
+      // The SSH resource as applycredentials would have saved it: no sshd listens on 2222, and a new login is tested before it is saved (issue 35).
+      const resourceName = await sshResource(s, org.orgId, 2222, `deploy-${org.name}`, `Deploy-${org.name}-1`);
       const target = await p.post('saveDeploymentTarget', {
-        serverName: TARGET, HOST: '127.0.0.1', PORT: 2222, userName: `deploy-${org.name}`, password: `Deploy-${org.name}-1`,
-        certificatePath: `/etc/${org.name}/cert.pem`, keyPath: `/etc/${org.name}/key.pem`,
+        serverName: TARGET, resourceName, certificatePath: `/etc/${org.name}/cert.pem`, keyPath: `/etc/${org.name}/key.pem`,
       });
       expect(target.body.result.status ?? target.body.result.Status).toBe('Success');
       const csr = await p.post('createCSR', { CNAME: `csr-${org.name}.example.test` });
@@ -159,7 +162,7 @@ describe('pki tenant isolation: two organisations, identical names', () => {
       .field('INPUT_DATA', inputData({ keyName: VAULT_KEY, description: 'changed by B' })).attach('File', Buffer.from('new content of B'), 'k.bin');
     expect(update.body.result.Status).toBe('Success');
     const resaved = await api(b()).post('saveDeploymentTarget', {
-      serverName: TARGET, HOST: '127.0.0.1', PORT: 2223, userName: 'deploy-B', password: 'Deploy-B-2', certificatePath: '/etc/B2/cert.pem', keyPath: '/etc/B2/key.pem',
+      serverName: TARGET, resourceName: await sshResource(s, b().orgId, 2223, 'deploy-B', 'Deploy-B-2'), certificatePath: '/etc/B2/cert.pem', keyPath: '/etc/B2/key.pem',
     });
     expect(resaved.body.result.status ?? resaved.body.result.Status).toBe('Success');
     expect(await text(raw(a(), 'pki', 'post', 'exportKeyStoreKey', { keyName: VAULT_KEY }))).toBe(a().vaultContent);
@@ -179,3 +182,13 @@ describe('pki tenant isolation: two organisations, identical names', () => {
     expect(again.body.result).toEqual({ status: 'Failed', message: `SSH key ${KEY} does not exist` });
   });
 });
+
+/** An SSH resource of one organisation, stored as applycredentials stores it (its login sealed). */
+async function sshResource(s: TestServices, orgId: number, port: number, login: string, password: string): Promise<string> {
+  const name = `127.0.0.1:${port}`;
+  await s.dataSource.query(
+    `INSERT INTO ssh_resources (org_id, name, name_key, address, port, login_user, login_password) VALUES ($1, $2, lower($2), '127.0.0.1', $3, $4, $5)`,
+    [orgId, name, port, login, s.pki.get(Keyring).seal(password, SSH_PASSWORD_CONTEXT)],
+  );
+  return name;
+}
