@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { createOrgWithAdmin } from '../vault/users-orgs';
@@ -131,10 +132,27 @@ describe('separation of duties: no one reaches a secret through an account they 
     expect(op.result.message).toMatch(/^You need full access to every resource of nohelp-\d+ to delete it/);
     expect(await s.dataSource.query('SELECT id FROM resource_groups WHERE id = $1', [gid])).toHaveLength(1);
   });
+
+  it('an account made inside another organisation through a grant is locked when the grant is revoked', async () => {
+    const gamma = await createOrgWithAdmin(s, `Gamma ${process.pid}`);
+    const granted = await call(s.vaultUrl, 'post', `${V}/organizations/manage`, s.adminToken, { userIds: [String(administrator.id)], orgIds: [String(gamma.orgId)], managePermission: 'grant' });
+    expect(granted.result.status).toBe('Success');
+    const made = await request(s.vaultUrl).post(`${V}/user`).set('AUTHTOKEN', administrator.token).set('orgName', `Gamma ${process.pid}`).type('form')
+      .send({ INPUT_DATA: JSON.stringify({ operation: { Details: { USERNAME: 'gamma-made', ROLE: 'Administrator', ISAPIUSER: 'true', EMAIL: 'g@example.test' } } }) });
+    expect(made.body.operation.result.status).toBe('Success');
+    const token = made.body.operation.Details.AUTHTOKEN;
+    expect((await request(s.vaultUrl).get(`${V}/resources`).set('AUTHTOKEN', token)).body.operation.result.status).toBe('Success');
+    const revoked = await call(s.vaultUrl, 'post', `${V}/organizations/manage`, s.adminToken, { userIds: [String(administrator.id)], orgIds: [String(gamma.orgId)], managePermission: 'revoke' });
+    expect(revoked.result.status).toBe('Success');
+    expect((await request(s.vaultUrl).get(`${V}/resources`).set('AUTHTOKEN', token)).body.operation.result.status).toBe('Failed');
+    const [row] = await s.dataSource.query(`SELECT locked FROM users WHERE username = 'gamma-made' AND org_id = $1`, [gamma.orgId]);
+    expect(row.locked).toBe(true);
+    const audit = await s.dataSource.query(`SELECT description FROM audit WHERE operation = 'User Locked' AND org_id = $1`, [gamma.orgId]);
+    expect(audit).toEqual([{ description: `made by ${administrator.name} through organisation access, now revoked` }]);
+  });
 });
 
 async function deleteGroup(s: TestServices, actor: TestUser, gid: number) {
-  const request = (await import('supertest')).default;
   const res = await request(s.vaultUrl).delete(`${V}/resourcegroup/${gid}`).set('AUTHTOKEN', actor.token);
   return res.body.operation;
 }

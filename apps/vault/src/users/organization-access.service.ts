@@ -48,6 +48,7 @@ export class OrganizationAccessService {
           );
         } else {
           await m.query('DELETE FROM organization_access WHERE org_id = $1 AND (user_id = ANY($2::int[]) OR user_group_id = ANY($3::int[]))', [org.id, userIds, groupIds]);
+          await lockAccountsMadeThrough(m, this.audit, actor, org);
         }
         // Audited in the organisation opened (its auditors see who may enter) and in the provider's.
         const description = [
@@ -61,6 +62,28 @@ export class OrganizationAccessService {
       }
     });
     return reply(grant ? 'Organization access granted successfully' : 'Organization access revoked successfully');
+  }
+}
+
+/**
+ * Accounts made inside an organisation through a grant (their controller is an outsider, not a
+ * super administrator) outlive the grant only if they are locked with it: a revoked user must
+ * not keep an Administrator of their own making there (issue 34). Each lock is audited there.
+ */
+async function lockAccountsMadeThrough(m: EntityManager, audit: AuditWriter, actor: Actor, org: { id: number; name: string }): Promise<void> {
+  const [locked]: [{ username: string; controller: string }[], number] = await m.query(
+    `UPDATE users u SET locked = true, updated_at = now() FROM users c
+     WHERE u.org_id = $1 AND u.controller_id = c.id AND c.org_id <> $1 AND NOT c.is_super_admin AND NOT u.locked
+       AND c.id NOT IN (SELECT user_id FROM organization_access WHERE org_id = $1 AND user_id IS NOT NULL
+                        UNION SELECT gm.user_id FROM organization_access oa JOIN user_group_members gm ON gm.group_id = oa.user_group_id WHERE oa.org_id = $1)
+     RETURNING u.username, c.username AS controller`,
+    [org.id],
+  );
+  for (const row of locked) {
+    await audit.record(
+      { category: 'User', operation: AuditOperation.UserLocked, actor, orgId: org.id, target: row.username, description: `made by ${row.controller} through organisation access, now revoked` },
+      m,
+    );
   }
 }
 
