@@ -104,6 +104,18 @@ describe('separation of duties: no one reaches a secret through an account they 
     expect(request.status).toBe('waiting');
   });
 
+  it('approvers the requester named after asking do not count', async () => {
+    const colleague = await user(s, 'Administrator', 'sod-colleague');
+    const r = await createResource(s.vaultUrl, s.adminToken);
+    const settings = { APPROVAL_REQUIRED: 'true', APPROVERS_REQUIRED: 1, ADMINS_APPROVE: 'false', EXCLUSIVE: 'true', CHECKOUT_MINUTES: 30 };
+    expect((await call(s.vaultUrl, 'put', `${V}/resources/${r.resourceId}/accounts/${r.accountId}/accesscontrol`, s.adminToken, { ...settings, APPROVER_USERS: superAdmin.name })).result.status).toBe('Success');
+    expect((await call(s.vaultUrl, 'put', `${V}/resources/${r.resourceId}/share`, s.adminToken, { ACCESSTYPE: 'fullaccess', USERID: String(administrator.id) })).result.status).toBe('Success');
+    expect((await flow().request(administrator, r.accountId, { REASON: 'maintenance' })).result.status).toBe('Success');
+    const renamed = await call(s.vaultUrl, 'put', `${V}/resources/${r.resourceId}/accounts/${r.accountId}/accesscontrol`, administrator.token, { ...settings, APPROVER_USERS: colleague.name });
+    expect(renamed.result.status).toBe('Success');
+    expect((await flow().approve(colleague, r.accountId, administrator.id)).result.message).toBe('You cannot approve this request: the requester changed the approvers after asking');
+  });
+
   it('organisation access granted to a group is not taken by adding a made account to it', async () => {
     const beta = await createOrgWithAdmin(s, `Beta ${process.pid}`);
     const opsMember = await user(s, 'Administrator', 'sod-ops');

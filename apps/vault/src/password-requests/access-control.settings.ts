@@ -57,15 +57,22 @@ export async function applyAccessControl(
     dto.REQUEST_TTL_MINUTES ?? 1440,
     dto.RESET_AFTER_CHECKIN ?? false,
     dto.REASON_REQUIRED ?? false,
+    actor?.id ?? null,
   ];
   const conflict = target.accountId === null ? '(resource_id) WHERE account_id IS NULL' : '(resource_id, account_id) WHERE account_id IS NOT NULL';
   await m.query(
     `INSERT INTO access_controls (resource_id, account_id, approval_required, approvers_required, admins_approve,
-       approver_user_ids, approver_group_ids, exclusive, checkout_minutes, request_ttl_minutes, reset_after_checkin, reason_required)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       approver_user_ids, approver_group_ids, exclusive, checkout_minutes, request_ttl_minutes, reset_after_checkin, reason_required,
+       approvers_changed_by, approvers_changed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now())
      ON CONFLICT ${conflict} DO UPDATE SET approval_required = $3, approvers_required = $4, admins_approve = $5,
        approver_user_ids = $6, approver_group_ids = $7, exclusive = $8, checkout_minutes = $9, request_ttl_minutes = $10,
-       reset_after_checkin = $11, reason_required = $12, updated_at = now()`,
+       reset_after_checkin = $11, reason_required = $12, updated_at = now(),
+       -- Who changed the approvers last (issue 34): the workflow discounts approvals the requester arranged.
+       approvers_changed_by = CASE WHEN access_controls.approver_user_ids IS DISTINCT FROM $6 OR access_controls.approver_group_ids IS DISTINCT FROM $7
+         THEN $13 ELSE access_controls.approvers_changed_by END,
+       approvers_changed_at = CASE WHEN access_controls.approver_user_ids IS DISTINCT FROM $6 OR access_controls.approver_group_ids IS DISTINCT FROM $7
+         THEN now() ELSE access_controls.approvers_changed_at END`,
     values,
   );
   const description = [

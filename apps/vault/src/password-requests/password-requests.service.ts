@@ -15,6 +15,8 @@ interface LockedRequest {
   approvers_required: number;
   approved_by: number[];
   may_approve: boolean;
+  approvers_changed_by: number | null;
+  approvers_changed_since: boolean | null;
   visible: boolean;
   expired: boolean;
   request_ttl_minutes: number;
@@ -159,6 +161,7 @@ export class PasswordRequestsService {
   ): Promise<LockedRequest> {
     const [req] = await m.query(
       `SELECT pr.id, pr.status, pr.requester_id, pr.approvers_required, pr.approved_by, ac.request_ttl_minutes,
+         ac.approvers_changed_by, ac.approvers_changed_at > pr.requested_at AS approvers_changed_since,
          r.org_id, r.id AS resource_id, r.name AS resource_name, a.id AS account_id, a.name AS account_name,
          coalesce(${approverSql('ac', 'r', '$3', '$4')}, false) AS may_approve, pr.expires_at <= now() AS expired,
          ${resourceVisibleSql('r', '$5', '$3', '$7', { account: 'a' })} AS visible
@@ -202,9 +205,13 @@ export class PasswordRequestsService {
  * Approvers are distinct people (issue 34): an account the requester created is the
  * requester, and one person approving through two accounts (one created by the other) counts once.
  */
-async function refuseSamePerson(m: EntityManager, actor: Actor, req: { requester_id: number; approved_by: number[] }): Promise<void> {
+async function refuseSamePerson(m: EntityManager, actor: Actor, req: Pick<LockedRequest, 'requester_id' | 'approved_by' | 'approvers_changed_by' | 'approvers_changed_since'>): Promise<void> {
   if (await isSelfOrControlled(m, actor.id, req.requester_id)) {
     throw AppError.forbidden('You cannot approve this request: your account was created by the requester, which counts as the requester');
+  }
+  // Approvers the requester named after asking are the requester's choice, not a second person's check.
+  if (req.approvers_changed_since && req.approvers_changed_by !== null && (await isSelfOrControlled(m, req.approvers_changed_by, req.requester_id))) {
+    throw AppError.forbidden('You cannot approve this request: the requester changed the approvers after asking');
   }
   for (const earlier of req.approved_by) {
     if (await samePerson(m, actor.id, earlier)) throw AppError.conflict('This request was already approved by you through another account (one created by the other)');
