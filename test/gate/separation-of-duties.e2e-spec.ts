@@ -34,6 +34,8 @@ describe('separation of duties: no one reaches a secret through an account they 
     return { id: row.id, token: op.Details.AUTHTOKEN, name };
   };
   const addToGroup = (actor: TestUser, username: string, group: string) => call(s.vaultUrl, 'post', `${V}/user/addUserToUserGroup`, actor.token, { USERNAME: username, USERGROUPNAME: group });
+  const shareView = async (resourceId: number, to: Record<string, string>) =>
+    expect((await call(s.vaultUrl, 'put', `${V}/resources/${resourceId}/share`, s.adminToken, { ACCESSTYPE: 'view', ...to })).result.status).toBe('Success');
   const groupId = async (name: string) => (await s.dataSource.query('SELECT id FROM user_groups WHERE name = $1', [name]))[0].id as number;
 
   it('a password shared to a group is not reached by adding an API user one made to it', async () => {
@@ -64,13 +66,14 @@ describe('separation of duties: no one reaches a secret through an account they 
     });
     expect(ac.result.status).toBe('Success');
     expect((await call(s.vaultUrl, 'put', `${V}/resources/${r.resourceId}/share`, s.adminToken, { ACCESSTYPE: 'view', USERID: String(administrator.id) })).result.status).toBe('Success');
+    await shareView(r.resourceId, { USERGROUPID: String(await groupId('approvers')) });
     expect((await flow().request(administrator, r.accountId, { REASON: 'maintenance' })).result.status).toBe('Success');
     const [x, y] = [await madeBy(administrator, 'sod-approver-x', 'Password Administrator'), await madeBy(administrator, 'sod-approver-y', 'Password Administrator')];
     expect((await addToGroup(administrator, x.name, 'approvers')).result.message).toMatch(/it is an account you created, which counts as you/);
     const stranger = await user(s, 'Password Administrator', 'sod-stranger-2');
     expect((await addToGroup(administrator, stranger.name, 'approvers')).result).toEqual({
       status: 'Failed',
-      message: 'Only a super administrator can add members to the user group approvers: it carries approver rights',
+      message: 'Only a super administrator can add members to the user group approvers: it carries shares, approver rights',
     });
     // Even where they are approvers (a super administrator added them), their approvals are the requester's own.
     for (const made of [x, y]) expect((await addToGroup(superAdmin, made.name, 'approvers')).result.status).toBe('Success');
@@ -95,6 +98,7 @@ describe('separation of duties: no one reaches a secret through an account they 
       APPROVAL_REQUIRED: 'true', APPROVERS_REQUIRED: 2, ADMINS_APPROVE: 'false', APPROVER_GROUPS: 'approvers-2', EXCLUSIVE: 'true', CHECKOUT_MINUTES: 30,
     });
     await call(s.vaultUrl, 'put', `${V}/resources/${r.resourceId}/share`, s.adminToken, { ACCESSTYPE: 'view', USERID: String(requester.id) });
+    await shareView(r.resourceId, { USERGROUPID: String(await groupId('approvers-2')) });
     expect((await flow().request(requester, r.accountId, { REASON: 'maintenance' })).result.status).toBe('Success');
     expect((await flow().approve(approver, r.accountId, requester.id)).result.status).toBe('Success');
     expect((await flow().approve(alias, r.accountId, requester.id)).result.message).toBe(
@@ -111,9 +115,27 @@ describe('separation of duties: no one reaches a secret through an account they 
     expect((await call(s.vaultUrl, 'put', `${V}/resources/${r.resourceId}/accounts/${r.accountId}/accesscontrol`, s.adminToken, { ...settings, APPROVER_USERS: superAdmin.name })).result.status).toBe('Success');
     expect((await call(s.vaultUrl, 'put', `${V}/resources/${r.resourceId}/share`, s.adminToken, { ACCESSTYPE: 'fullaccess', USERID: String(administrator.id) })).result.status).toBe('Success');
     expect((await flow().request(administrator, r.accountId, { REASON: 'maintenance' })).result.status).toBe('Success');
+    await shareView(r.resourceId, { USERID: String(colleague.id) });
     const renamed = await call(s.vaultUrl, 'put', `${V}/resources/${r.resourceId}/accounts/${r.accountId}/accesscontrol`, administrator.token, { ...settings, APPROVER_USERS: colleague.name });
     expect(renamed.result.status).toBe('Success');
     expect((await flow().approve(colleague, r.accountId, administrator.id)).result.message).toBe('You cannot approve this request: the requester changed the approvers after asking');
+  });
+
+  it('an approver the account is not shared with may reject but not approve', async () => {
+    const requester = await user(s, 'Password User', 'sod-requester-3');
+    const unseeing = await user(s, 'Administrator', 'sod-unseeing');
+    const r = await createResource(s.vaultUrl, s.adminToken);
+    const settings = { APPROVAL_REQUIRED: 'true', APPROVERS_REQUIRED: 1, ADMINS_APPROVE: 'false', EXCLUSIVE: 'true', CHECKOUT_MINUTES: 30, APPROVER_USERS: unseeing.name };
+    expect((await call(s.vaultUrl, 'put', `${V}/resources/${r.resourceId}/accounts/${r.accountId}/accesscontrol`, s.adminToken, settings)).result.status).toBe('Success');
+    await shareView(r.resourceId, { USERID: String(requester.id) });
+    expect((await flow().request(requester, r.accountId, { REASON: 'maintenance' })).result.status).toBe('Success');
+    expect((await flow().approve(unseeing, r.accountId, requester.id)).result).toEqual({
+      status: 'Failed',
+      message: 'You cannot approve this request: the account is not shared with you (an approver must be able to see the account)',
+    });
+    const [waiting] = await s.dataSource.query(`SELECT status, approved_by FROM password_requests WHERE account_id = $1`, [r.accountId]);
+    expect(waiting).toEqual({ status: 'waiting', approved_by: [] });
+    expect((await flow().reject(unseeing, r.accountId, requester.id)).result.status).toBe('Success');
   });
 
   it('organisation access granted to a group is not taken by adding a made account to it', async () => {

@@ -98,7 +98,7 @@ describe('password requests: one answer for what the caller may not see', () => 
     await expectUnseen(r.accountId, 'rejected');
   });
 
-  it('still tells a user who sees the account, and a named approver without a share, what state the request is in', async () => {
+  it('still tells a user who sees the account, and a named approver without a share, what state the request is in (approving needs the share)', async () => {
     const approver = await user(s, 'Password Administrator', 'approver');
     const viewer = await user(s, 'Password Administrator', 'viewer');
     const r = await controlledResource(s, owner, { APPROVER_USERS: approver.name });
@@ -108,6 +108,11 @@ describe('password requests: one answer for what the caller may not see', () => 
     expect((await w.approve(viewer, r.accountId, alice.id)).result.message).toBe('You are not an approver of this password request');
     expect((await w.checkin(viewer, r.accountId, alice.id)).result.message).toBe('The password request is waiting for approval');
     expect((await w.checkin(approver, r.accountId, alice.id)).result.message).toBe('The password request is waiting for approval');
+    // Told the state, but an approval is counted only from someone who sees the account (issue 34).
+    expect((await w.approve(approver, r.accountId, alice.id)).result.message).toBe(
+      'You cannot approve this request: the account is not shared with you (an approver must be able to see the account)',
+    );
+    await share(s, r.resourceId, approver.id);
     expect((await w.approve(approver, r.accountId, alice.id)).result.message).toBe('Password request approved successfully');
   });
 });

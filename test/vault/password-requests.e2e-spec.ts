@@ -208,6 +208,8 @@ describe('vault password access workflow (ops 10-15)', () => {
 
   it('with two approvers needed, needs two distinct approvers (a named user among them)', async () => {
     const r = await setup({ APPROVERS_REQUIRED: '2', APPROVER_USERS: otherAdmin.name });
+    // An approver must see the account (issue 34).
+    await share(s, r.resourceId, otherAdmin.id);
     await w.request(alice, r.accountId);
     expect((await w.approve(owner, r.accountId, alice.id)).result).toEqual({
       status: 'Success',

@@ -124,6 +124,9 @@ export class PasswordRequestsService {
     return this.dataSource.transaction(async (m) => {
       const req = await this.lockForDecision(m, actor, accountId, requesterId, ['waiting']);
       if (req.approved_by.includes(actor.id)) throw AppError.conflict('You have already approved this request');
+      // An approval is a check by someone who can see what they approve (issue 34): an approver the
+      // account is not shared with may reject, never approve.
+      if (!req.visible) throw AppError.forbidden('You cannot approve this request: the account is not shared with you (an approver must be able to see the account)');
       await refuseSamePerson(m, actor, req);
       const approvals = req.approved_by.length + 1;
       const done = approvals >= req.approvers_required;
