@@ -1,6 +1,7 @@
 import { accessControlCommand } from './access-control.commands';
 import { acmeAllowedDomainsCommand, acmeEabKeyCommand } from './acme.commands';
 import { verifyAuditCommand } from './audit.commands';
+import { certificateFieldCommand, listCertificateFieldsCommand } from './certificate-fields.commands';
 import { AdminCommand } from './command';
 import { migrateCommand, rotateMasterKeyCommand } from './keys.commands';
 import { addPolicyCommand, listPoliciesCommand } from './policies.commands';
@@ -29,4 +30,6 @@ export const COMMANDS: AdminCommand[] = [
   verifyRestoreCommand,
   listHostKeysCommand,
   acceptHostKeyCommand,
+  listCertificateFieldsCommand,
+  certificateFieldCommand,
 ];

@@ -71,7 +71,7 @@ describe('bounded peers (issue 24 item 10)', () => {
     const res = await api.post('deployCertificate', { common_name: 'chatty.e2e.test', serverName: 'chatty' });
     expect(res.body.result.status).toBe('Failed');
     expect(res.body.deployStatus).toEqual([
-      { server: 'chatty', status: 'FAILURE', message: `A command on 127.0.0.1:${sshd.port} wrote more than 1048576 bytes of output; the connection was closed` },
+      { server: 'chatty', status: 'Failure', message: `A command on 127.0.0.1:${sshd.port} wrote more than 1048576 bytes of output; the connection was closed` },
     ]);
     // The files were written before the reload; the reload itself was cut off.
     expect(existsSync(join(home, 'web', 'cert.pem'))).toBe(true);

@@ -235,6 +235,7 @@ describe('pki certificate inventory and export formats (6565 layout)', () => {
         CertID: web.Certificate_ID, 'DNS Name/FQDN': 'web.example.test', Port: 443, 'Common Name': 'web.example.test', Issuer: 'web.example.test',
         FromDate: expect.stringMatching(LIST_DATE), ExpiryDate: expect.stringMatching(LIST_DATE), serialNumber: expect.stringMatching(/^[0-9a-f]+$/i),
         KeyStrength: '2048', SignatureAlgorithm: 'SHA256withRSA', 'Created By': 'admin', 'Expiry Notification Email': '',
+        Description: '', sslAdditionalFieldData: [],
       });
       // A client picks an entry from the list and asks for it by that serial.
       const picked = await api.get('getCertificateDetails', { common_name: 'web.example.test', serial_number: entry.serialNumber });

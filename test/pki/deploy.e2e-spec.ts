@@ -63,7 +63,7 @@ describe('pki certificate deployment over SSH (6565 layout)', () => {
       name: 'DeployCertificate',
       result: { status: 'Success', message: 'Certificate deployed successfully' },
       totalRows: 1,
-      deployStatus: [{ server: 'web1', message: 'Certificate deployed and service reloaded successfully', status: 'SUCCESS' }],
+      deployStatus: [{ server: 'web1', message: 'Certificate deployed and service reloaded successfully', status: 'Success' }],
     });
     const dir = join(home, 'web1');
     const mode = (p: string) => statSync(join(dir, p)).mode & 0o777;
@@ -90,8 +90,8 @@ describe('pki certificate deployment over SSH (6565 layout)', () => {
       result: { status: 'Failed', message: 'Certificate deployed to 1 of 2 servers' },
       totalRows: 2,
       deployStatus: [
-        { server: 'web1', message: 'Certificate deployed and service reloaded successfully', status: 'SUCCESS' },
-        { server: 'web2', message: 'Files written, but the reload command exited with 3: reload failed', status: 'FAILURE' },
+        { server: 'web1', message: 'Certificate deployed and service reloaded successfully', status: 'Success' },
+        { server: 'web2', message: 'Files written, but the reload command exited with 3: reload failed', status: 'Failure' },
       ],
     });
     // Without a chain path the certificate file carries the chain too.
@@ -113,7 +113,7 @@ describe('pki certificate deployment over SSH (6565 layout)', () => {
     expect((await target('web3', { HOST: 'localhost', PORT: sshd.port, userName: user, password: PASSWORD })).body.result.status).toBe('Success');
     await s.dataSource.query(`UPDATE ssh_resources SET login_password = $1 WHERE name = 'localhost:' || $2`, [s.pki.get(Keyring).seal('wrong-password', SSH_PASSWORD_CONTEXT), String(sshd.port)]);
     const res = await api.post('deployCertificate', { common_name: 'deploy.example.test', serverName: 'web3' });
-    expect(res.body.deployStatus[0]).toMatchObject({ server: 'web3', status: 'FAILURE' });
+    expect(res.body.deployStatus[0]).toMatchObject({ server: 'web3', status: 'Failure' });
     expect(res.body.deployStatus[0].message).toMatch(/auth|password|denied/i);
     const unknown = await api.post('deployCertificate', { common_name: 'deploy.example.test', serverName: 'nope' });
     expect(unknown.body.result).toEqual({ status: 'Failed', message: 'No deployment target named nope is saved' });

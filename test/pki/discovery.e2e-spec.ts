@@ -95,7 +95,7 @@ describe('pki SSL discovery (ops 25-27) and background jobs', () => {
     ['sslCertSingleDiscovery', { HOST: 'bad host!' }, 'Invalid host name: bad host!'],
     ['sslCertSingleDiscovery', { HOST: '10.0.0.300' }, 'Invalid IP address: 10.0.0.300'],
     ['sslCertSingleDiscovery', { HOST: '127.0.0.1', PORT: '70000' }, 'Invalid port: 70000 (expected 1-65535)'],
-    ['sslCertSingleDiscovery', { HOST: '127.0.0.1', TIMEOUT: 'soon' }, 'Invalid timeout: soon (expected seconds, 0 < TIMEOUT <= 60)'],
+    ['sslCertSingleDiscovery', { HOST: '127.0.0.1', TIMEOUT: 'soon' }, 'Invalid timeout: soon (expected seconds above 0; more than 60 is capped at 60)'],
     ['sslCertSingleDiscovery', {}, 'HOST is required'],
     ['sslCertRangeDiscovery', { StartIpAddress: '127.0.0.9', EndIpAddress: '127.0.0.1' }, 'Start address is after end address'],
     ['sslCertRangeDiscovery', { StartIpAddress: '10.0.0.0', EndIpAddress: '10.0.8.0' }, 'Range too large: 2049 addresses (maximum 1024)'],

@@ -60,6 +60,16 @@ const vaultKey = once(async (s) => {
     .field('INPUT_DATA', inputData({ keyName: VAULT_KEY })).attach('File', Buffer.from(VAULT_CONTENT), 'gate.key');
   expect(res.body.result.Status).toBe('Success');
 });
+// The CSR's id is known once setup made it: the paths' details objects are filled in then.
+const CSR_PASSWORD = 'Csr-Key-Pass-1';
+const csrKeyDetails = { CSR_ID: '', fileType: 'PrivateKey' };
+const csrStoreDetails = { CSR_ID: '', fileType: 'KeyStore' };
+const csr = once(async (s) => {
+  const res = await call(s.pkiUrl, 'post', 'createCSR', s.adminToken, { CNAME: 'gate-csr.example.test', PASSWORD: CSR_PASSWORD });
+  const body = JSON.parse(res.body.toString());
+  expect(body.result.status).toBe('Success');
+  csrKeyDetails.CSR_ID = csrStoreDetails.CSR_ID = String(body.details.CSR_ID);
+});
 const pgpOwner = once(async (s) => {
   await createUserWithToken(s, PGP_OWNER, 'Password User');
 });
@@ -75,6 +85,8 @@ export const PKI_SECRET_PATHS: SecretPath[] = [
     { route: 'getCertificate', method: 'get', presentation, details: { common_name: CERT, fileType: 'JKS' }, setup: certificate, operation: 'Certificate Exported', released: nonEmptyFile },
     { route: 'getCertificateKeyStore', method: 'get', presentation, details: { common_name: CERT }, setup: certificate, operation: 'Certificate Exported', released: nonEmptyFile },
     { route: 'getCertificatePassphrase', method: 'get', presentation, details: { common_name: CERT }, setup: certificate, operation: 'Certificate Passphrase Retrieved', released: text(CERT_PASSWORD) },
+    { route: 'exportCSR', method: 'get', presentation, details: csrKeyDetails, setup: csr, operation: 'CSR Exported', released: text('ENCRYPTED PRIVATE KEY') },
+    { route: 'exportCSR', method: 'get', presentation, details: csrStoreDetails, setup: csr, operation: 'CSR Exported', released: nonEmptyFile },
   ]),
   { route: 'getSSHKeyPassphrase', method: 'get', presentation: 'pki', details: { keyName: SSH_KEY }, setup: sshKey, operation: 'SSH Key Passphrase Retrieved', released: text(SSH_PASSPHRASE) },
   { route: 'exportKeyStoreKey', method: 'post', presentation: 'pki', details: { keyName: VAULT_KEY }, setup: vaultKey, operation: 'Key Vault Key Exported', released: text(VAULT_CONTENT) },

@@ -92,7 +92,7 @@ describe('SSH host keys are pinned (real sshd)', () => {
   const auditRows = (operation: string) =>
     s.dataSource.query(`SELECT outcome, target, reason, description FROM audit WHERE operation = $1 ORDER BY id`, [operation]);
 
-  /** Every SSH operation, each answering Success (or SUCCESS per deployed server). */
+  /** Every SSH operation, each answering Success (or Success per deployed server). */
   async function everyOperationWorks(): Promise<void> {
     expect((await pki('enumerateusers', { resourceName })).body.result.status).toBe('Success');
     expect((await pki('associateKey', { keyName: 'pin-key', resourceName, userName: user })).body.result.status).toBe('Success');
@@ -103,7 +103,7 @@ describe('SSH host keys are pinned (real sshd)', () => {
     expect((await configureReset()).body.operation.result.status).toBe('Success');
     userPassword = `${NEW_PASSWORD}-${userPassword.length}`;
     expect((await remoteReset(userPassword)).body.operation.result).toEqual({ status: 'Success', message: 'Password changed successfully' });
-    expect((await deploy()).body.deployStatus[0].status).toBe('SUCCESS');
+    expect((await deploy()).body.deployStatus[0].status).toBe('Success');
     expect((await discover()).body.details['127.0.0.1'][0]).toBe('SUCCESS');
   }
 
@@ -165,7 +165,7 @@ describe('SSH host keys are pinned (real sshd)', () => {
       expect([operation, result.message]).toEqual([operation, expect.stringContaining(mismatch)]);
     }
     const deployed = (await deploy()).body.deployStatus[0];
-    expect(deployed.status).toBe('FAILURE');
+    expect(deployed.status).toBe('Failure');
     expect(deployed.message).toContain(mismatch);
     const discovered = (await discover()).body.details['127.0.0.1'];
     expect(discovered[0]).toBe('FAILURE');

@@ -103,6 +103,12 @@ describe('pki unmanaged certificates (ops 44, 45)', () => {
   it('fails (capitalised) when nothing could be imported, including an unfilled placeholder', async () => {
     const res = await importWith({ 'web/site.p12::1': 'Enter Password' });
     expect(res.body.result).toEqual({ Status: 'Failed', Message: 'No keystore file was imported; failed: web/site.p12::1: No password given' });
+    // KMP's documented placeholder, sent back unfilled as KMP's part name uploadedFile, is unfilled too.
+    const kmp = await request(s.pkiUrl)
+      .get(`${API}/discoverUnmanagedCert`)
+      .set('AUTHTOKEN', s.adminToken)
+      .attach('uploadedFile', Buffer.from(JSON.stringify({ 'web/site.p12::1': 'ENTER_THE_PASSWORD' })), 'passwords.txt');
+    expect(kmp.body.result).toEqual({ Status: 'Failed', Message: 'No keystore file was imported; failed: web/site.p12::1: No password given' });
     const bad = await request(s.pkiUrl).post(`${API}/discoverUnmanagedCert`).set('AUTHTOKEN', s.adminToken).attach('File', Buffer.from('not json'), 'p.txt');
     expect(bad.body.result).toEqual({
       Status: 'Failed',
@@ -110,11 +116,11 @@ describe('pki unmanaged certificates (ops 44, 45)', () => {
     });
   });
 
-  it('imports the PKCS#12 with its password (list pasted back as returned); the list is then empty', async () => {
+  it('imports the PKCS#12 with its password (list pasted back as returned, in KMP\'s uploadedFile parameter); the list is then empty', async () => {
     const res = await request(s.pkiUrl)
-      .post(`${API}/discoverUnmanagedCert`)
+      .get(`${API}/discoverUnmanagedCert`)
       .set('AUTHTOKEN', s.adminToken)
-      .attach('File', Buffer.from(JSON.stringify([{ 'web/site.p12::1': 'p12-pass' }])), 'passwords.txt');
+      .query({ INPUT_DATA: inputData({ uploadedFile: [{ 'web/site.p12::1': 'p12-pass' }] }) });
     expect(res.body.result).toEqual({ Status: 'Success', Message: '1 keystore file(s) imported successfully' });
     const [cert] = await s.dataSource.query(`SELECT store_type, serial_number FROM certificates WHERE common_name = 'p12.unmanaged.test'`);
     expect(cert.store_type).toBe('PKCS12');

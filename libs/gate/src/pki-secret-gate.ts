@@ -11,6 +11,8 @@ export const PKI_SECRET_KINDS = {
   'certificate-key': { label: 'certificate', operation: AuditOperation.CertificateExported },
   'certificate-keystore': { label: 'certificate', operation: AuditOperation.CertificateExported },
   'certificate-passphrase': { label: 'certificate', operation: AuditOperation.CertificatePassphraseRetrieved },
+  'csr-private-key': { label: 'CSR', operation: AuditOperation.CsrExported },
+  'csr-keystore': { label: 'CSR', operation: AuditOperation.CsrExported },
   'key-vault-key': { label: 'key vault key', operation: AuditOperation.KeyVaultKeyExported },
   'pgp-private-key': { label: 'PGP key of user', operation: AuditOperation.PgpKeyExported },
 } as const;
@@ -43,7 +45,7 @@ export function pkiSecretTarget(
 
 /**
  * The one decision before a pki secret (SSH private key or passphrase, certificate key,
- * keystore or passphrase, key vault key, private PGP key) is opened for a caller: the object
+ * keystore or passphrase, a CSR's key or key store, key vault key, private PGP key) is opened for a caller: the object
  * belongs to the caller's organisation and the caller's role holds pki.manage (the
  * permission table in libs/auth). The decision is audited before the secret is produced:
  *

@@ -1,11 +1,12 @@
 import { Controller, Delete, Get, Post } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
-import { ApiLayout, Input, Operation, TextReply, UploadedPart } from '@app/http';
+import { ApiLayout, Input, Operation, reply, TextReply, UploadedPart } from '@app/http';
 import { SecretPath } from '@app/gate';
 import {
-  AddCertificateDto, CertificateExportService, CertificateListDto, CertificateRequestDto, CertificateSelectorDto,
-  CertificatesService, certReplies, NotificationEmailDto, detailsRecord, GetCertificateDto, RevocationService, RevokeCertificateDto,
+  AddCertificateDto, AdditionalFieldsDto, CertificateBookkeepingService, CertificateDetailsUpdateDto, CertificateExportService, CertificateListDto,
+  CertificateRequestDto, CertificateSelectorDto, CertificatesService, certReplies, DeleteCertificateDto, NotificationEmailDto, detailsRecord,
+  GetCertificateDto, RevocationService, RevokeCertificateDto,
 } from '@app/pki/cert-service';
 
 /** docs/api/pki.md. */
@@ -16,6 +17,7 @@ export class CertificatesController {
     private readonly certs: CertificatesService,
     private readonly exports: CertificateExportService,
     private readonly revocations: RevocationService,
+    private readonly bookkeeping: CertificateBookkeepingService,
   ) {}
 
   @Get('getCertificate')
@@ -61,7 +63,7 @@ export class CertificatesController {
 
   @Delete('deleteCertificate')
   @Operation('DeleteCertificate', Permission.PkiManage)
-  async delete(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
+  async delete(@CurrentActor() actor: Actor, @Input(DeleteCertificateDto) dto: DeleteCertificateDto) {
     return certReplies.deleted(await this.certs.delete(actor, dto));
   }
 
@@ -87,5 +89,26 @@ export class CertificatesController {
   @Operation('RevokeENTCACertificate', Permission.PkiManage)
   async revoke(@CurrentActor() actor: Actor, @Input(RevokeCertificateDto) dto: RevokeCertificateDto) {
     return new TextReply(await this.revocations.revoke(actor, dto));
+  }
+
+  /** KMP K4: the same revocation as revokeENTCACertificate, answered in JSON. */
+  @Post('revokeMSCACertificate')
+  @Operation('RevokeMSCACertificate', Permission.PkiManage)
+  async revokeAsMsca(@CurrentActor() actor: Actor, @Input(RevokeCertificateDto) dto: RevokeCertificateDto) {
+    return reply(await this.revocations.revokeAsMsca(actor, dto));
+  }
+
+  /** KMP K1: bookkeeping only; the name is KMP's (lower-case, abbreviated). */
+  @Post('updateSSLCertificateDetails')
+  @Operation('updateSslDetails', Permission.PkiManage)
+  async updateDetails(@CurrentActor() actor: Actor, @Input(CertificateDetailsUpdateDto) dto: CertificateDetailsUpdateDto) {
+    return certReplies.detailsUpdated(await this.bookkeeping.updateDetails(actor, dto));
+  }
+
+  /** KMP K2. */
+  @Post('updateSSLAdditionalFields')
+  @Operation('updateSSLAdditionalFields', Permission.PkiManage)
+  async updateAdditionalFields(@CurrentActor() actor: Actor, @Input(AdditionalFieldsDto) dto: AdditionalFieldsDto) {
+    return certReplies.additionalFieldsUpdated(await this.bookkeeping.updateAdditionalFields(actor, dto));
   }
 }

@@ -2,7 +2,8 @@ import { Controller, Get, Post } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
-import { CertificateRequestDto, certReplies, CsrService, ImportCsrDto, SignCsrDto, SigningService } from '@app/pki/cert-service';
+import { SecretPath } from '@app/gate';
+import { CertificateRequestDto, certReplies, CsrService, ExportCsrDto, ImportCsrDto, SignCsrDto, SigningService } from '@app/pki/cert-service';
 
 /** docs/api/pki.md. */
 @ApiLayout('pki')
@@ -34,6 +35,14 @@ export class CsrsController {
     @UploadedPart('Key') key?: Express.Multer.File,
   ) {
     return certReplies.csrImported(await this.csrs.import(actor, dto, csr?.buffer, key?.buffer));
+  }
+
+  /** KMP K3: the file itself; a key or key store through PkiSecretGate. */
+  @Get('exportCSR')
+  @Operation('ExportCSR', Permission.PkiRead)
+  @SecretPath('export')
+  exportCsr(@CurrentActor() actor: Actor, @Input(ExportCsrDto) dto: ExportCsrDto) {
+    return this.csrs.export(actor, dto);
   }
 
   @Post('signCSR')

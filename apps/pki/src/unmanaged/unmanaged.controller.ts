@@ -20,13 +20,13 @@ export class UnmanagedController {
 
   @Get('discoverUnmanagedCert')
   @Operation('DiscoverUnmanagedCert', Permission.PkiManage, { capitalResult: true })
-  async import(@CurrentActor() actor: Actor, @AnyUpload() file?: Express.Multer.File): Promise<Reply> {
+  async import(@CurrentActor() actor: Actor, @AnyUpload() file?: Pick<Express.Multer.File, 'buffer'>): Promise<Reply> {
     return importReply(await this.unmanaged.import(actor, file?.buffer));
   }
 
   @Post('discoverUnmanagedCert')
   @Operation('DiscoverUnmanagedCert', Permission.PkiManage, { capitalResult: true })
-  importByPost(@CurrentActor() actor: Actor, @AnyUpload() file?: Express.Multer.File): Promise<Reply> {
+  importByPost(@CurrentActor() actor: Actor, @AnyUpload() file?: Pick<Express.Multer.File, 'buffer'>): Promise<Reply> {
     return this.import(actor, file);
   }
 }

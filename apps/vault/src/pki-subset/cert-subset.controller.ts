@@ -4,8 +4,9 @@ import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation, UploadedPart } from '@app/http';
 import { SecretPath } from '@app/gate';
 import {
-  AddCertificateDto, CertificateExportService, CertificateListDto, CertificateRequestDto, CertificateSelectorDto,
-  CertificatesService, certReplies, NotificationEmailDto, CsrService, endpointRecord, GetCertificateDto, SignCsrDto, SigningService,
+  AddCertificateDto, AdditionalFieldsDto, CertificateBookkeepingService, CertificateDetailsUpdateDto, CertificateExportService, CertificateListDto,
+  CertificateRequestDto, CertificateSelectorDto, CertificatesService, certReplies, DeleteCertificateDto, NotificationEmailDto, CsrService,
+  endpointRecord, ExportCsrDto, GetCertificateDto, SignCsrDto, SigningService,
 } from '@app/pki/cert-service';
 
 /** The vault's certificate subset on prefix B (docs/api/vault.md, prefix B, and PAM360's signCSR), same domain as the pki service. */
@@ -17,6 +18,7 @@ export class VaultCertificatesController {
     private readonly exports: CertificateExportService,
     private readonly csrs: CsrService,
     private readonly signing: SigningService,
+    private readonly bookkeeping: CertificateBookkeepingService,
   ) {}
 
   @Get('getCertificate')
@@ -74,7 +76,7 @@ export class VaultCertificatesController {
 
   @Delete('deleteCertificate')
   @Operation('DeleteCertificate', Permission.PkiManage)
-  async delete(@CurrentActor() actor: Actor, @Input(CertificateSelectorDto) dto: CertificateSelectorDto) {
+  async delete(@CurrentActor() actor: Actor, @Input(DeleteCertificateDto) dto: DeleteCertificateDto) {
     return certReplies.deleted(await this.certs.delete(actor, dto));
   }
 
@@ -88,6 +90,28 @@ export class VaultCertificatesController {
   @Operation('CreateCertificate', Permission.PkiManage)
   async create(@CurrentActor() actor: Actor, @Input(CertificateRequestDto) dto: CertificateRequestDto) {
     return certReplies.created(await this.certs.createSelfSigned(actor, dto));
+  }
+
+  /** KMP K3, as on the key manager. */
+  @Get('exportCSR')
+  @Operation('ExportCSR', Permission.PkiRead)
+  @SecretPath('export')
+  exportCsr(@CurrentActor() actor: Actor, @Input(ExportCsrDto) dto: ExportCsrDto) {
+    return this.csrs.export(actor, dto);
+  }
+
+  /** KMP K1, as on the key manager. */
+  @Post('updateSSLCertificateDetails')
+  @Operation('updateSslDetails', Permission.PkiManage)
+  async updateDetails(@CurrentActor() actor: Actor, @Input(CertificateDetailsUpdateDto) dto: CertificateDetailsUpdateDto) {
+    return certReplies.detailsUpdated(await this.bookkeeping.updateDetails(actor, dto));
+  }
+
+  /** KMP K2, as on the key manager. */
+  @Post('updateSSLAdditionalFields')
+  @Operation('updateSSLAdditionalFields', Permission.PkiManage)
+  async updateAdditionalFields(@CurrentActor() actor: Actor, @Input(AdditionalFieldsDto) dto: AdditionalFieldsDto) {
+    return certReplies.additionalFieldsUpdated(await this.bookkeeping.updateAdditionalFields(actor, dto));
   }
 
   @Post('signCSR')

@@ -11,7 +11,8 @@ export const certReplies = {
   list: (entries: unknown[]): Reply => listReply('SSL certificates fetched successfully', entries),
   expiry: (entries: unknown[]): Reply => listReply('SSL certificates expiry dates fetched successfully', entries),
   details: (details: unknown): Reply => reply('Certificate details fetched successfully', details),
-  created: (s: CertificateSummary): Reply => reply(`Certificate ${s.commonName} created and saved successfully.`, s),
+  // KMP's clients read SSL_RESOURCEID (KMP answers [{SSL_RESOURCEID}]); it is added to our one object, which spec clients read.
+  created: (s: CertificateSummary): Reply => reply(`Certificate ${s.commonName} created and saved successfully.`, { ...s, SSL_RESOURCEID: s.Certificate_ID }),
   csrCreated: (c: SavedCsr): Reply => reply(`CSR for ${c.commonName} created and saved successfully.`, c),
   csrImported: (c: SavedCsr): Reply => reply(`CSR ${c.commonName} imported successfully.`, c),
   csrList: (entries: unknown[]): Reply => ({ message: 'CSR list fetched successfully', totalRows: entries.length, extra: { GeneratedList: entries } }),
@@ -29,11 +30,14 @@ export const certReplies = {
         : `Expiry notifications of certificate ${r.commonName} are turned off.`,
       { commonName: r.commonName, Email: r.email },
     ),
-  deleted: (commonName: string): Reply => reply(`Certificate ${commonName} deleted successfully.`),
+  deleted: (d: { commonName: string; excluded: boolean }): Reply =>
+    reply(`Certificate ${d.commonName} deleted successfully.${d.excluded ? ' It is excluded from discovery: a later discovery will not add it again.' : ''}`),
+  detailsUpdated: (commonName: string): Reply => reply(`SSL Certificate ${commonName} details updated successfully.`),
+  additionalFieldsUpdated: (commonName: string): Reply => reply(`Additional field details updated successfully for ${commonName}`),
   passphrase: (p: { commonName: string; passphrase: string }, withDetails: boolean): Reply =>
     reply(passphraseMessage(p.commonName, p.passphrase), withDetails ? { Passphrase: p.passphrase } : undefined),
   deployed: (statuses: DeployStatus[]): Reply => {
-    const ok = statuses.filter((s) => s.status === 'SUCCESS').length;
+    const ok = statuses.filter((s) => s.status === 'Success').length;
     return {
       message: ok === statuses.length ? 'Certificate deployed successfully' : `Certificate deployed to ${ok} of ${statuses.length} servers`,
       status: ok === statuses.length ? 'Success' : 'Failed',

@@ -4,6 +4,7 @@ import { SshServiceModule } from '../ssh-service';
 import { AuthorityRepository } from './authority.repository';
 import { CaBootstrap } from './ca-bootstrap';
 import { CertificateAuthoritiesService } from './certificate-authorities.service';
+import { CertificateBookkeepingService } from './certificate-bookkeeping.service';
 import { CertificateExportService } from './certificate-export.service';
 import { CertificateRepository } from './certificate.repository';
 import { CertificateSecrets } from './certificate-secrets';
@@ -21,6 +22,7 @@ import { SigningService } from './signing.service';
 const SERVICES = [
   CertificateAuthoritiesService,
   CertificatesService,
+  CertificateBookkeepingService,
   CertificateExportService,
   CsrService,
   SigningService,

@@ -1,6 +1,7 @@
 import { certificateDetails, CertificateDetails, readCertificatePems, revocationReasonName } from '../certs';
 import { certListDate, certTime } from './cert-format';
 import { CertificateRow, EndpointRow, ListEntryRow } from './certificate.repository';
+import { FieldEntry } from './additional-fields.repository';
 
 /** A certificate with where it was found and its parsed chain: what getCertificateDetails shows. */
 export interface CertificateView {
@@ -8,11 +9,13 @@ export interface CertificateView {
   endpoints: EndpointRow[];
   details: CertificateDetails;
   chain: CertificateDetails[];
+  /** Values of the additional fields an administrator defined (KMP). */
+  fields: FieldEntry[];
 }
 
-export function certificateView(row: CertificateRow, endpoints: EndpointRow[]): CertificateView {
+export function certificateView(row: CertificateRow, endpoints: EndpointRow[], fields: FieldEntry[] = []): CertificateView {
   const chain = row.chain_pem ? readCertificatePems(row.chain_pem).map((pem) => certificateDetails(pem)) : [];
-  return { row, endpoints, details: certificateDetails(row.certificate_pem), chain };
+  return { row, endpoints, details: certificateDetails(row.certificate_pem), chain, fields };
 }
 
 // Our own certificates were never seen on a host: the common name on the TLS port stands in.
@@ -23,7 +26,8 @@ export function endpointRecord(view: CertificateView): Record<string, unknown> {
   const { row, details } = view;
   const at = view.endpoints[0];
   return {
-    hostName: at?.host ?? row.common_name,
+    // Where it was found; else the host name set by updateSSLCertificateDetails; else the common name.
+    hostName: at?.host ?? (row.dns_name || row.common_name),
     port: at?.port ?? DEFAULT_PORT,
     expiry_date: certTime(row.not_after),
     from_date: certTime(row.not_before),
@@ -44,7 +48,8 @@ export function detailsRecord(view: CertificateView): Record<string, unknown> {
   return {
     certtype: details.selfSigned ? 'Self-Signed' : 'CA-Signed',
     certificateTemplate: row.template,
-    endpoint: { ...endpoint, port: String(endpoint.port), isCLOUDHOST: false },
+    // KMP's samples call the cloud flag isAWS; pki-api.md isCLOUDHOST. Both, false: we do not know of a cloud host.
+    endpoint: { ...endpoint, port: String(endpoint.port), isCLOUDHOST: false, isAWS: false },
     isCertInstalledMulipleServers: view.endpoints.length > 1,
     issuer: nameOf(details.issuer),
     issuedto: nameOf(details.subject),
@@ -54,6 +59,10 @@ export function detailsRecord(view: CertificateView): Record<string, unknown> {
     revoked: row.revoked_at !== null,
     revokeReason: row.revoke_reason === null ? '' : revocationReasonName(row.revoke_reason),
     vulnerabilities: view.endpoints.filter((e) => e.scan).map(vulnerabilityEntry),
+    Description: row.description,
+    isAutoDeploy: row.auto_deploy,
+    'Expiry Notification Email': row.notification_email,
+    sslAdditionalFieldData: view.fields,
   };
 }
 
@@ -79,10 +88,10 @@ function vulnerabilityEntry(endpoint: EndpointRow): Record<string, unknown> {
  * Certificate list entry (pki op 20, vault op 32). The lists give dates as the original does
  * (`Aug 27, 2022`) and the serial, so a client can pick an entry and ask for it by serial.
  */
-export function listEntry(row: ListEntryRow): Record<string, unknown> {
+export function listEntry(row: ListEntryRow, fields: FieldEntry[] = []): Record<string, unknown> {
   return {
     CertID: row.id,
-    'DNS Name/FQDN': row.host ?? row.common_name,
+    'DNS Name/FQDN': row.host ?? (row.dns_name || row.common_name),
     Port: row.port ?? DEFAULT_PORT,
     'Common Name': row.common_name,
     Issuer: issuerName(row.issuer),
@@ -93,6 +102,8 @@ export function listEntry(row: ListEntryRow): Record<string, unknown> {
     SignatureAlgorithm: row.signature_algorithm,
     'Created By': row.created_by_name,
     'Expiry Notification Email': row.notification_email,
+    Description: row.description,
+    sslAdditionalFieldData: fields,
   };
 }
 

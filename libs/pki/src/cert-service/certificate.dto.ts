@@ -1,4 +1,4 @@
-import { OneOf, OptionalInteger, OptionalText, RequiredInteger, RequiredText } from '@app/http';
+import { OneOf, OptionalBoolean, OptionalInteger, OptionalText, RequiredInteger, RequiredText } from '@app/http';
 
 export const STORE_TYPES = ['PKCS12', 'JKS'] as const;
 
@@ -37,6 +37,8 @@ export class CertificateListDto {
   @OptionalInteger(0, 100_000) withExpiryDaysLessThan?: number;
   @OptionalInteger(1, 16_384) withKeyLength?: number;
   @OptionalText(60) withSignatureAlgorithm?: string;
+  /** KMP: only certificates whose private key this server holds. */
+  @OptionalBoolean() withPrivateKey?: boolean;
 }
 
 export class AddCertificateDto {

@@ -24,6 +24,9 @@ export interface CertificateRow {
   revoked_at: Date | null;
   revoke_reason: number | null;
   notification_email: string;
+  description: string;
+  dns_name: string;
+  auto_deploy: boolean;
   created_by_name: string;
   created_at: Date;
   has_key: boolean;
@@ -50,6 +53,8 @@ export interface ListEntryRow extends CertificateRow {
 
 export interface ListFilters {
   expiresBefore?: Date;
+  /** Only certificates whose private key this server holds. */
+  withPrivateKey?: boolean;
   keyLength?: number;
   /** Upper-case letters and digits only; matched as a substring of the same form. */
   signatureAlgorithm?: string;
@@ -57,7 +62,7 @@ export interface ListFilters {
 
 const COLUMNS = `c.id, c.org_id, c.common_name, c.serial_number, c.fingerprint, c.issuer, c.subject, c.sans, c.not_before, c.not_after,
   c.key_algorithm, c.key_length, c.signature_algorithm, c.certificate_pem, c.chain_pem, c.store_type, c.ca_id, c.template, c.source,
-  c.revoked_at, c.revoke_reason, c.notification_email, c.created_by_name, c.created_at,
+  c.revoked_at, c.revoke_reason, c.notification_email, c.description, c.dns_name, c.auto_deploy, c.created_by_name, c.created_at,
   (c.private_key IS NOT NULL) AS has_key, (c.key_password IS NOT NULL) AS has_password`;
 
 /**
@@ -112,8 +117,9 @@ export class CertificateRepository {
       `SELECT ${COLUMNS}, e.host, e.port FROM certificates c LEFT JOIN certificate_endpoints e ON e.certificate_id = c.id AND e.org_id = c.org_id
        WHERE c.org_id = $1 AND ($2::timestamptz IS NULL OR c.not_after < $2) AND ($3::int IS NULL OR c.key_length = $3)
          AND ($4::text IS NULL OR strpos(upper(regexp_replace(c.signature_algorithm, '[^A-Za-z0-9]', '', 'g')), $4) > 0)
+         AND (NOT $5 OR c.private_key IS NOT NULL)
        ORDER BY c.not_after, c.id, e.host, e.port`,
-      [orgId, f.expiresBefore ?? null, f.keyLength ?? null, f.signatureAlgorithm ?? null],
+      [orgId, f.expiresBefore ?? null, f.keyLength ?? null, f.signatureAlgorithm ?? null, f.withPrivateKey === true],
     );
   }
 
@@ -123,6 +129,24 @@ export class CertificateRepository {
 
   async setNotificationEmail(m: EntityManager, orgId: number, id: number, email: string): Promise<void> {
     await m.query('UPDATE certificates SET notification_email = $3 WHERE org_id = $1 AND id = $2', [orgId, id, email]);
+  }
+
+  /** KMP's updateSSLCertificateDetails: each column given is set; undefined keeps it. */
+  async setBookkeeping(m: EntityManager, orgId: number, id: number, b: { description?: string; dnsName?: string; autoDeploy?: boolean }): Promise<void> {
+    await m.query(
+      `UPDATE certificates SET description = coalesce($3, description), dns_name = coalesce($4, dns_name), auto_deploy = coalesce($5, auto_deploy)
+       WHERE org_id = $1 AND id = $2`,
+      [orgId, id, b.description ?? null, b.dnsName ?? null, b.autoDeploy ?? null],
+    );
+  }
+
+  /** Deleted with exclude_certificate: discovery will not bring this certificate back. */
+  async exclude(m: EntityManager, row: CertificateRow, reason: string, byName: string): Promise<void> {
+    await m.query(
+      `INSERT INTO certificate_exclusions (org_id, fingerprint, common_name, serial_number, reason, excluded_by_name) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (org_id, fingerprint) DO UPDATE SET reason = EXCLUDED.reason, excluded_by_name = EXCLUDED.excluded_by_name, excluded_at = now()`,
+      [row.org_id, row.fingerprint, row.common_name, row.serial_number, reason, byName],
+    );
   }
 
   async delete(m: EntityManager, orgId: number, id: number): Promise<void> {

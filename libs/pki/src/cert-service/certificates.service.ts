@@ -7,6 +7,8 @@ import { readKeyStoreOffLoop } from '../certs/off-loop';
 import { saveCertificate, SavedCertificate } from '../cert-store';
 import { mapCertErrors } from './cert-errors';
 import { AddCertificateDto, CertificateListDto, CertificateRequestDto, CertificateSelectorDto, NotificationEmailDto } from './certificate.dto';
+import { DeleteCertificateDto } from './bookkeeping.dto';
+import { fieldValuesOf } from './additional-fields.repository';
 import { notificationEmails } from './notification-email';
 import { CertificateRepository, CertificateRow } from './certificate.repository';
 import { keyPassword, requestOptions } from './certificate-request';
@@ -95,7 +97,8 @@ export class CertificatesService {
 
   async view(actor: Actor, selector: CertificateSelectorDto): Promise<CertificateView> {
     const row = await this.find(actor.orgId, selector);
-    return certificateView(row, await this.certificates.endpointsOf(actor.orgId, row.id));
+    const fields = (await fieldValuesOf(this.dataSource.manager, actor.orgId, [row.id])).get(row.id) ?? [];
+    return certificateView(row, await this.certificates.endpointsOf(actor.orgId, row.id), fields);
   }
 
   async list(actor: Actor, dto: CertificateListDto): Promise<Record<string, unknown>[]> {
@@ -104,8 +107,10 @@ export class CertificatesService {
       expiresBefore: dto.withExpiryDaysLessThan === undefined ? undefined : new Date(Date.now() + dto.withExpiryDaysLessThan * DAY_MS),
       keyLength: dto.withKeyLength,
       signatureAlgorithm: algorithm || undefined,
+      withPrivateKey: dto.withPrivateKey,
     });
-    return rows.map(listEntry);
+    const fields = await fieldValuesOf(this.dataSource.manager, actor.orgId, [...new Set(rows.map((r) => r.id))]);
+    return rows.map((row) => listEntry(row, fields.get(row.id) ?? []));
   }
 
   async expiryList(actor: Actor): Promise<Record<string, unknown>[]> {
@@ -134,7 +139,12 @@ export class CertificatesService {
     return { commonName: row.common_name, email };
   }
 
-  async delete(actor: Actor, selector: CertificateSelectorDto): Promise<string> {
+  /**
+   * deleteCertificate. With exclude_certificate (KMP) the certificate's fingerprint goes on the
+   * organisation's exclusion list, so a later discovery does not bring it back; reason is kept
+   * there and in the audit row.
+   */
+  async delete(actor: Actor, selector: DeleteCertificateDto): Promise<{ commonName: string; excluded: boolean }> {
     const row = await this.find(actor.orgId, selector);
     // The CRL is built from the inventory: a revoked, unexpired certificate must stay listed.
     if (row.revoked_at && row.ca_id !== null && row.not_after > new Date()) {
@@ -143,12 +153,21 @@ export class CertificatesService {
     await this.dataSource.transaction(async (m) => {
       await this.certificates.lock(m, actor.orgId, row.id);
       await this.certificates.delete(m, actor.orgId, row.id);
+      if (selector.exclude_certificate) await this.certificates.exclude(m, row, selector.reason ?? '', actor.username);
+      const exclusion = selector.exclude_certificate ? '; excluded from discovery' : '';
       await this.audit.record(
-        { category: 'Pki', operation: AuditOperation.CertificateDeleted, actor, target: row.common_name, description: `serial ${row.serial_number}` },
+        {
+          category: 'Pki',
+          operation: AuditOperation.CertificateDeleted,
+          actor,
+          target: row.common_name,
+          reason: selector.reason ?? '',
+          description: `serial ${row.serial_number}${exclusion}`,
+        },
         m,
       );
     });
-    return row.common_name;
+    return { commonName: row.common_name, excluded: selector.exclude_certificate === true };
   }
 
   private event(actor: Actor, operation: string, saved: SavedCertificate, how: string) {

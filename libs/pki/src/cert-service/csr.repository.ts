@@ -14,6 +14,7 @@ export interface CsrRow {
   store_type: string;
   email: string;
   created_by_name: string;
+  created_by: number | null;
   created_at: Date;
   has_key: boolean;
   has_password: boolean;
@@ -33,10 +34,11 @@ export interface NewCsr {
   storeType: string;
   email: string;
   createdByName: string;
+  createdBy: number | null;
 }
 
 const COLUMNS = `r.id, r.org_id, r.common_name, r.csr_pem, r.key_algorithm, r.key_length, r.signature_algorithm, r.validity, r.validity_type,
-  r.store_type, r.email, r.created_by_name, r.created_at, (r.private_key IS NOT NULL) AS has_key, (r.key_password IS NOT NULL) AS has_password`;
+  r.store_type, r.email, r.created_by_name, r.created_by, r.created_at, (r.private_key IS NOT NULL) AS has_key, (r.key_password IS NOT NULL) AS has_password`;
 
 @Injectable()
 export class CsrRepository {
@@ -45,10 +47,10 @@ export class CsrRepository {
   async insert(m: EntityManager, c: NewCsr): Promise<number> {
     const [row] = await m.query(
       `INSERT INTO csrs (org_id, common_name, csr_pem, private_key, key_password, key_algorithm, key_length, signature_algorithm,
-         validity, validity_type, store_type, email, created_by_name)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING id`,
+         validity, validity_type, store_type, email, created_by_name, created_by)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) RETURNING id`,
       [c.orgId, c.commonName, c.csrPem, c.sealedPrivateKey, c.sealedKeyPassword, c.keyAlgorithm, c.keyLength, c.signatureAlgorithm,
-        c.validity, c.validityType, c.storeType, c.email, c.createdByName],
+        c.validity, c.validityType, c.storeType, c.email, c.createdByName, c.createdBy],
     );
     return row.id;
   }

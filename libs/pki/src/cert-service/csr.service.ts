@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
-import { AppError } from '@app/http';
-import { createCsr, loadPrivateKey, parseCsr, publicKeyMatches, toPkcs8Pem } from '../certs';
-import { certTime } from './cert-format';
+import { PkiSecretGate, pkiSecretTarget } from '@app/gate';
+import { AppError, FileReply } from '@app/http';
+import { createCsr, encryptPrivateKeyPem, exportCertificate, loadPrivateKey, parseCsr, placeholderCertificate, publicKeyMatches, toPkcs8Pem } from '../certs';
+import { certTime, fileNameFor } from './cert-format';
+import { ExportCsrDto } from './bookkeeping.dto';
 import { mapCertErrors } from './cert-errors';
 import { CertificateRequestDto } from './certificate.dto';
 import { keyPassword, requestOptions } from './certificate-request';
@@ -29,6 +31,7 @@ export class CsrService {
     private readonly csrs: CsrRepository,
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
+    private readonly gate: PkiSecretGate,
   ) {}
 
   async create(actor: Actor, dto: CertificateRequestDto): Promise<SavedCsr> {
@@ -50,6 +53,7 @@ export class CsrService {
         storeType: dto.StoreType ?? 'PKCS12',
         email,
         createdByName: actor.username,
+        createdBy: actor.id || null,
       });
       await this.audit.record({ category: 'Pki', operation: AuditOperation.CsrCreated, actor, target: dto.CNAME, description: `CSR ${newId}` }, m);
       return newId;
@@ -87,6 +91,7 @@ export class CsrService {
         storeType: 'PKCS12',
         email: notificationEmails(dto.Email),
         createdByName: actor.username,
+        createdBy: actor.id || null,
       });
       await this.audit.record({ category: 'Pki', operation: AuditOperation.CsrImported, actor, target: commonName, description: `CSR ${newId}` }, m);
       return newId;
@@ -102,6 +107,40 @@ export class CsrService {
     const row = await this.csrs.findInOrg(orgId, id);
     if (!row) throw AppError.notFound(`No CSR with CSR_ID ${id} was found`);
     return row;
+  }
+
+  /**
+   * exportCSR (KMP): the request (PEM), its private key (PEM, encrypted with the CSR's password)
+   * or its key store (the CSR's StoreType, the key with a placeholder certificate, under the same
+   * password). A key or key store is a secret: PkiSecretGate decides and audits before it is opened.
+   */
+  async export(actor: Actor, dto: ExportCsrDto): Promise<FileReply> {
+    const id = /^\d{1,9}$/.test(dto.CSR_ID.trim()) ? Number(dto.CSR_ID) : NaN;
+    if (!Number.isInteger(id) || id < 1) throw AppError.invalid('CSR_ID must be a whole number');
+    const fileType = dto.fileType ?? 'CSR';
+    if (fileType === 'CSR') {
+      const row = await this.find(actor.orgId, id);
+      return new FileReply(Buffer.from(row.csr_pem), fileNameFor(row.common_name, '.csr'), 'application/pkcs10');
+    }
+    const row = await this.csrs.findInOrg(actor.orgId, id);
+    const kind = fileType === 'PrivateKey' ? 'csr-private-key' : 'csr-keystore';
+    const target = pkiSecretTarget(kind, row?.common_name ?? `CSR_ID ${id}`, row && { ...row, name: row.common_name }, {
+      notFound: `No CSR with CSR_ID ${id} was found`,
+      detail: `CSR_ID ${id}, fileType ${fileType}`,
+    });
+    return this.gate.release(actor, target, async () => {
+      const { privateKeyPem, password } = await this.openSecrets(row!);
+      if (!privateKeyPem) throw AppError.notFound(`CSR ${id} (${row!.common_name}) was imported without its private key; only fileType CSR can be exported`);
+      if (!password) throw AppError.invalid(`CSR ${id} has no password to protect its key with`);
+      if (fileType === 'PrivateKey') {
+        return new FileReply(Buffer.from(encryptPrivateKeyPem(privateKeyPem, password)), fileNameFor(row!.common_name, '.key'), 'application/x-pem-file');
+      }
+      const file = await mapCertErrors(async () => {
+        const certPem = await placeholderCertificate(await parseCsr(row!.csr_pem), privateKeyPem);
+        return exportCertificate(row!.store_type === 'JKS' ? 'JKS' : 'PKCS', { certPem, privateKeyPem, password, alias: row!.common_name });
+      });
+      return new FileReply(file.body, fileNameFor(row!.common_name, file.fileSuffix), file.contentType);
+    });
   }
 
   async openSecrets(row: CsrRow): Promise<{ privateKeyPem?: string; password?: string }> {
@@ -125,6 +164,8 @@ function csrEntry(row: CsrRow): Record<string, unknown> {
     isPassword: row.has_password,
     VALIDITY: row.validity ? `${row.validity} ${row.validity_type}` : '',
     CREATED_BY: row.created_by_name,
+    // KMP's GeneratedList entries carry the creator's user id.
+    LOGIN_ID: row.created_by,
     CREATED_DATE: certTime(row.created_at),
   };
 }

@@ -20,7 +20,8 @@ const DEFAULT_SSH_PORT = 22;
 export interface DeployStatus {
   server: string;
   message: string;
-  status: 'SUCCESS' | 'FAILURE';
+  /** KMP's documented spelling (its sample compares with "Success"). */
+  status: 'Success' | 'Failure';
 }
 
 interface DeployFiles {
@@ -89,7 +90,7 @@ export class DeploymentService {
       await this.audit.record({
         category: 'Pki',
         operation: AuditOperation.CertificateDeployed,
-        outcome: status.status === 'SUCCESS' ? 'Success' : 'Failed',
+        outcome: status.status === 'Success' ? 'Success' : 'Failed',
         actor,
         target: row.common_name,
         description: `serial ${row.serial_number} to ${target.name}: ${status.message}`,
@@ -140,7 +141,7 @@ export class DeploymentService {
   }
 
   private async deployTo(actor: Actor, target: DeploymentTargetRow, files: DeployFiles): Promise<DeployStatus> {
-    const fail = (message: string): DeployStatus => ({ server: target.name, message, status: 'FAILURE' });
+    const fail = (message: string): DeployStatus => ({ server: target.name, message, status: 'Failure' });
     if (!target.login_user || !target.login_password) return fail('No login credentials are saved for this server');
     const ssh: SshTarget = {
       host: target.address,
@@ -161,12 +162,12 @@ export class DeploymentService {
       const mkdir = await runRemoteCommand(ssh, `mkdir -p -- ${dirs.map(shellQuote).join(' ')}`);
       if (mkdir.exitCode !== 0) return fail(`Cannot create ${dirs.join(', ')}: ${firstLine(mkdir.stderr)}`);
       for (const [path, content, mode] of writes) await writeRemoteFile(ssh, path, Buffer.from(content), mode);
-      if (!target.reload_command) return { server: target.name, message: 'Certificate deployed successfully', status: 'SUCCESS' };
+      if (!target.reload_command) return { server: target.name, message: 'Certificate deployed successfully', status: 'Success' };
       const reload = await runRemoteCommand(ssh, target.reload_command);
       if (reload.exitCode !== 0) {
         return fail(`Files written, but the reload command exited with ${reload.exitCode ?? reload.signal}: ${firstLine(reload.stderr)}`);
       }
-      return { server: target.name, message: 'Certificate deployed and service reloaded successfully', status: 'SUCCESS' };
+      return { server: target.name, message: 'Certificate deployed and service reloaded successfully', status: 'Success' };
     } catch (error) {
       if (error instanceof RemoteHostError) return fail(error.message);
       throw error;

@@ -1,6 +1,7 @@
 export * from './cert-service.module';
 export * from './certificate-authorities.service';
 export * from './certificates.service';
+export * from './certificate-bookkeeping.service';
 export * from './certificate-export.service';
 export * from './csr.service';
 export * from './signing.service';
@@ -10,6 +11,9 @@ export * from './deployment.service';
 export * from './certificate-view';
 export * from './certificate.dto';
 export * from './csr.dto';
+export * from './bookkeeping.dto';
+export * from './additional-fields';
+export * from './additional-fields.repository';
 export * from './authority.dto';
 export * from './deployment.dto';
 export * from './cert-replies';

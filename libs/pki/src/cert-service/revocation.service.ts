@@ -27,7 +27,27 @@ export class RevocationService {
     private readonly audit: AuditWriter,
   ) {}
 
+  /** revokeENTCACertificate (p43): the answer is plain text. */
   async revoke(actor: Actor, dto: RevokeCertificateDto): Promise<string> {
+    const done = await this.apply(actor, dto);
+    return done.removed
+      ? `${done.label} has been removed from the CRL. Reason: ${done.reasonText}.`
+      : `${done.label} has been revoked. Reason: ${done.reasonText}.`;
+  }
+
+  /**
+   * revokeMSCACertificate (KMP K4): the same revocation (our CAs stand in for the Microsoft
+   * CA, as signCSR's MSCA does), answered in the JSON envelope.
+   */
+  async revokeAsMsca(actor: Actor, dto: RevokeCertificateDto): Promise<string> {
+    const done = await this.apply(actor, dto);
+    const reason = REVOCATION_REASONS[dto.revoke_reason];
+    return done.removed
+      ? `Certificate ${done.commonName} removed from the CRL successfully with reason ${reason}.`
+      : `Certificate ${done.commonName} revoked successfully with reason ${reason}.`;
+  }
+
+  private async apply(actor: Actor, dto: RevokeCertificateDto): Promise<{ label: string; commonName: string; reasonText: string; removed: boolean }> {
     const found = await this.inventory.find(actor.orgId, dto);
     const label = `Certificate ${found.common_name} (serial number ${found.serial_number})`;
     if (found.ca_id === null) throw AppError.invalid(`${label} was not issued by a certificate authority of this server and cannot be revoked here`);
@@ -51,8 +71,6 @@ export class RevocationService {
         m,
       );
     });
-    return reason === REMOVE_FROM_CRL
-      ? `${label} has been removed from the CRL. Reason: ${reasonText}.`
-      : `${label} has been revoked. Reason: ${reasonText}.`;
+    return { label, commonName: found.common_name, reasonText, removed: reason === REMOVE_FROM_CRL };
   }
 }

@@ -59,3 +59,24 @@ export async function createSelfSignedCertificate(request: SelfSignedRequest): P
   );
   return { certPem: built.certPem, privateKeyPem, serialNumber: built.serialNumber, keySpec: spec, signatureAlgorithm: sig };
 }
+
+/**
+ * The certificate a CSR's key store holds until the signed one replaces it (exportCSR's
+ * KeyStore): self-signed with the request's own key, subject and public key exactly as the
+ * request encodes them, as `keytool -genkeypair` keeps one beside a pending request.
+ */
+export async function placeholderCertificate(request: { subjectDer: Buffer; spkiDer: Buffer }, privateKeyPem: string): Promise<string> {
+  const privateKey = loadPrivateKey(privateKeyPem);
+  const sig = resolveSignatureAlgorithm(undefined, keySpecOf(privateKey));
+  const built = await buildCertificate(
+    {
+      subjectDer: request.subjectDer,
+      issuerDer: request.subjectDer,
+      spkiDer: request.spkiDer,
+      validity: validityPeriod(90, 'days'),
+      extensions: [subjectKeyIdentifier(keyIdentifierOf(request.spkiDer))],
+    },
+    { key: privateKey, signatureAlgorithm: sig },
+  );
+  return built.certPem;
+}

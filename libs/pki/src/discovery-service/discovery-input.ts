@@ -1,7 +1,8 @@
 import { OptionalText, RequiredText } from '@app/http';
 
-// PORT, TIMEOUT and WAIT stay text here: the discovery library parses them with messages
-// that name the bound (ports 1-65535, TIMEOUT seconds up to 60).
+// PORT, TIMEOUT and WAIT stay text here (the input reader turns a JSON number into text): the discovery
+// library parses them with messages that name the bound (ports 1-65535, TIMEOUT seconds,
+// capped at 60).
 
 class DiscoveryOptionsDto {
   @OptionalText(10) PORT?: string;

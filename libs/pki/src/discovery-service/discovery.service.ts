@@ -12,6 +12,7 @@ import {
   parsePort,
   parseTargetList,
   parseTimeoutSeconds,
+  timeoutCapNote,
   scanEndpoint,
   summarizeCertificate,
   Target,
@@ -39,6 +40,8 @@ interface StoredPlan {
   timeoutMs: number;
   what: string;
   actor: Actor;
+  /** Appended to the completion message (a capped TIMEOUT). */
+  note?: string;
 }
 
 interface Plan {
@@ -47,6 +50,7 @@ interface Plan {
   /** Undefined: the default for the plan's size. */
   waitMs?: number;
   what: string;
+  note?: string;
 }
 
 /**
@@ -119,15 +123,16 @@ export class DiscoveryService implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   /** TIMEOUT, and WAIT when given (else the default for the plan's size, see defaultWaitMs). */
-  private timing(dto: { TIMEOUT?: string; WAIT?: string }): { timeoutMs: number; waitMs?: number } {
+  private timing(dto: { TIMEOUT?: string; WAIT?: string }): { timeoutMs: number; waitMs?: number; note: string } {
     const timeoutMs = parseTimeoutSeconds(dto.TIMEOUT);
+    const note = timeoutCapNote(dto.TIMEOUT);
     const text = (dto.WAIT ?? '').trim();
-    if (text === '') return { timeoutMs };
+    if (text === '') return { timeoutMs, note };
     const wait = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
     if (!(wait >= 0 && wait <= MAX_WAIT_SECONDS)) {
       throw new DiscoveryError(`Invalid WAIT: ${text} (expected seconds, 0 to ${MAX_WAIT_SECONDS})`);
     }
-    return { timeoutMs, waitMs: Math.round(wait * 1000) };
+    return { timeoutMs, waitMs: Math.round(wait * 1000), note };
   }
 
   private async start(actor: Actor, plan: () => Plan): Promise<DiscoveryOutcome> {
@@ -142,7 +147,7 @@ export class DiscoveryService implements OnApplicationBootstrap, OnModuleDestroy
       throw new AppError(ErrorCode.Unavailable, `${MAX_RUNNING_DISCOVERIES} discoveries are already running; try again when one has finished`);
     }
     await this.jobs.pruneFinished(DISCOVERY_JOB_KIND);
-    const stored: StoredPlan = { targets: parsed.targets, timeoutMs: parsed.timeoutMs, what: parsed.what, actor };
+    const stored: StoredPlan = { targets: parsed.targets, timeoutMs: parsed.timeoutMs, what: parsed.what, actor, note: parsed.note };
     const jobId = await this.jobs.create(actor.orgId, DISCOVERY_JOB_KIND, parsed.targets.length, actor.id, stored);
     const { finished, progress } = this.launch(actor, parsed, jobId);
     const waitMs = parsed.waitMs ?? defaultWaitMs(parsed.targets.length);
@@ -205,7 +210,7 @@ export class DiscoveryService implements OnApplicationBootstrap, OnModuleDestroy
         const message = `The discovery was interrupted because the service stopped; it starts again on another instance as job ${progress.jobId}`;
         return { state: 'failed', jobId: progress.jobId, message };
       }
-      const created = await this.dataSource.transaction(async (m) => {
+      const { created, excluded } = await this.dataSource.transaction(async (m) => {
         const count = await storeEndpoints(m, actor.orgId, actor.username, endpoints);
         await this.audit.record(
           {
@@ -213,13 +218,13 @@ export class DiscoveryService implements OnApplicationBootstrap, OnModuleDestroy
             operation: AuditOperation.SslCertificatesDiscovered,
             actor,
             target: plan.what,
-            description: `SSL discovery of ${plan.what}: ${endpoints.length} of ${plan.targets.length} address(es) presented a certificate (${count} new)`,
+            description: `SSL discovery of ${plan.what}: ${endpoints.length} of ${plan.targets.length} address(es) presented a certificate (${count.created} new${count.excluded ? `, ${count.excluded} excluded` : ''})`,
           },
           m,
         );
         return count;
       });
-      const message = `SSL certificate discovery completed: ${endpoints.length} of ${plan.targets.length} address(es) presented a certificate, ${created} new in the inventory`;
+      const message = `SSL certificate discovery completed: ${endpoints.length} of ${plan.targets.length} address(es) presented a certificate, ${created} new in the inventory${excluded ? `, ${excluded} passed over as excluded (deleted with exclude_certificate)` : ''}${plan.note ?? ''}`;
       await progress.finish(message, result.details);
       return { state: 'done', jobId: progress.jobId, message, details: result.details };
     } catch (error) {

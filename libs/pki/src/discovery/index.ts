@@ -8,6 +8,7 @@ export {
   parseHost,
   parsePort,
   parseTimeoutSeconds,
+  timeoutCapNote,
   expandIpv4Range,
 } from './targets';
 export type { Target } from './targets';

@@ -1,5 +1,5 @@
 import { DiscoveryError } from './errors';
-import { expandIpv4Range, parseHost, parsePort, parseTimeoutSeconds } from './targets';
+import { expandIpv4Range, parseHost, parsePort, parseTimeoutSeconds, timeoutCapNote } from './targets';
 
 describe('parseHost', () => {
   it.each([
@@ -44,7 +44,15 @@ describe('parseTimeoutSeconds', () => {
     expect(parseTimeoutSeconds('60')).toBe(60_000);
   });
 
-  it.each(['0', '61', '-3', 'soon'])('rejects %p', (input) => {
+  it('caps more than 60 s at 60 s per connection (KMP sends "300"), and says so', () => {
+    expect(parseTimeoutSeconds('300')).toBe(60_000);
+    expect(parseTimeoutSeconds(61)).toBe(60_000);
+    expect(timeoutCapNote('300')).toBe(' (TIMEOUT 300 s was capped at 60 s per connection)');
+    expect(timeoutCapNote('60')).toBe('');
+    expect(timeoutCapNote(undefined)).toBe('');
+  });
+
+  it.each(['0', '-3', 'soon'])('rejects %p', (input) => {
     expect(() => parseTimeoutSeconds(input)).toThrow(DiscoveryError);
   });
 });

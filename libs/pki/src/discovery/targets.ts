@@ -41,15 +41,23 @@ export function parsePort(input: unknown, fallback = DEFAULT_PORT): number {
   return port;
 }
 
-/** TIMEOUT in seconds (default 5, max 60, fractions allowed); returns milliseconds. */
+/**
+ * TIMEOUT in seconds (default 5, fractions allowed); returns milliseconds. KMP's own sample
+ * sends "300": more than MAX_TIMEOUT_SECONDS is not refused but capped per connection (see
+ * timeoutCapNote), so one silent address cannot hold a discovery slot for minutes.
+ */
 export function parseTimeoutSeconds(input: unknown): number {
   if (input === undefined || input === null || input === '') return DEFAULT_TIMEOUT_SECONDS * 1000;
   const text = String(input).trim();
   const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
-  if (!(seconds > 0) || seconds > MAX_TIMEOUT_SECONDS) {
-    throw new DiscoveryError(`Invalid timeout: ${text} (expected seconds, 0 < TIMEOUT <= ${MAX_TIMEOUT_SECONDS})`);
-  }
-  return Math.round(seconds * 1000);
+  if (!(seconds > 0)) throw new DiscoveryError(`Invalid timeout: ${text} (expected seconds above 0; more than ${MAX_TIMEOUT_SECONDS} is capped at ${MAX_TIMEOUT_SECONDS})`);
+  return Math.round(Math.min(seconds, MAX_TIMEOUT_SECONDS) * 1000);
+}
+
+/** What the answer says when TIMEOUT was capped; '' otherwise. Call after parseTimeoutSeconds. */
+export function timeoutCapNote(input: unknown): string {
+  const seconds = Number(String(input ?? '').trim());
+  return seconds > MAX_TIMEOUT_SECONDS ? ` (TIMEOUT ${String(input).trim()} s was capped at ${MAX_TIMEOUT_SECONDS} s per connection)` : '';
 }
 
 export function ipv4ToNumber(address: string): number {

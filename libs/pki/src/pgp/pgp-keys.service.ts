@@ -6,7 +6,7 @@ import { Keyring } from '@app/crypto';
 import { PkiSecretGate, pkiSecretTarget } from '@app/gate';
 import { AppError, FileReply } from '@app/http';
 import { PgpKeyDto } from './pgp-input';
-import { userNameCandidates } from './pgp-user-name';
+import { parseOpenPgpUserId, userNameCandidates } from './pgp-user-name';
 
 export const PRIVATE_KEY_CONTEXT = 'pgp_keys.private_key';
 
@@ -70,7 +70,14 @@ export class PgpKeysService {
       const [user] = await this.dataSource.query(`SELECT id, org_id, username, email FROM users WHERE org_id = $1 AND username_key = lower($2)`, [actor.orgId, name]);
       if (user) return user;
     }
-    return undefined;
+    // The key pair's user id (name and mail), as KMP's sample sends it: both must match.
+    const userId = parseOpenPgpUserId(text);
+    if (!userId) return undefined;
+    const [user] = await this.dataSource.query(
+      `SELECT id, org_id, username, email FROM users WHERE org_id = $1 AND username_key = lower($2) AND lower(coalesce(email, '')) = lower($3)`,
+      [actor.orgId, userId.name, userId.email],
+    );
+    return user;
   }
 
   /** Generated outside the transaction (slow); a concurrent first use keeps whichever landed first. */

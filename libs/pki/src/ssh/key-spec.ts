@@ -25,6 +25,10 @@ const TYPE_ALIASES: Record<string, SshKeyType> = {
   dss: 'ssh-dss',
   dsa: 'ssh-dss',
   'ssh-dsa': 'ssh-dss',
+  // KMP's old help spells the types SSH2_RSA and SSH2_DSA.
+  ssh2_rsa: 'ssh-rsa',
+  ssh2_dsa: 'ssh-dss',
+  ssh2_dss: 'ssh-dss',
   ed25519: 'ed25519',
   'ssh-ed25519': 'ed25519',
   ecdsa: 'ecdsa',

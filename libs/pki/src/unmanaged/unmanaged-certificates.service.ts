@@ -13,6 +13,8 @@ import { isProviderOrganisation } from '../cert-service/server-wide-cas';
 import { findKeystoreFiles, KeystoreFile, ORGANISATION_FOLDERS, organisationFolder, readListedFile } from './keystore-files';
 
 export const PASSWORD_PLACEHOLDER = 'Enter Password';
+/** What a list sent back unfilled may say: ours, and KMP's documented placeholder. */
+const UNFILLED = new Set([PASSWORD_PLACEHOLDER, 'ENTER_THE_PASSWORD']);
 
 export interface ListedFile extends KeystoreFile {
   /** `<file>::<n>`, the name the caller fills a password in for. */
@@ -57,7 +59,7 @@ export class UnmanagedCertificatesService {
         outcome.failed[key] = 'Not an unmanaged keystore in the shared path (already imported, moved or misspelt)';
         continue;
       }
-      if (typeof password !== 'string' || password === '' || password === PASSWORD_PLACEHOLDER) {
+      if (typeof password !== 'string' || password === '' || UNFILLED.has(password)) {
         outcome.failed[key] = 'No password given';
         continue;
       }
