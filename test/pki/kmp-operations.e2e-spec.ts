@@ -290,6 +290,10 @@ describe('Key Manager Plus operations beyond the spec', () => {
         expect(res.body.result.status).toBe('Success');
         expect(res.body.result.message).toMatch(/\(TIMEOUT 300 s was capped at 60 s per connection\)$/);
         expect(res.body.details[peer.host][0]).toBe('SUCCESS');
+        // sslCertFileBasedDiscovery with PORT as the JSON number KMP's sample sends.
+        const fromFile = await api.upload('sslCertFileBasedDiscovery', { PORT: peer.port, TIMEOUT: 5 }, { File: { body: `${peer.host}\n`, name: 'hosts.txt' } });
+        expect(fromFile.body.result.status).toBe('Success');
+        expect(fromFile.body.details).toEqual({ [peer.host]: ['SUCCESS', expect.stringContaining('CN=found.example.test')] });
 
         // Deleted with exclude_certificate, it stays out of later discoveries.
         const deleted = await api.del('deleteCertificate', { common_name: 'found.example.test', exclude_certificate: 'true', reason: 'lab host, not ours' });
