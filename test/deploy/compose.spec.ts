@@ -10,6 +10,10 @@ const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'));
 const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
 const configurationDoc = readFileSync(join(root, 'docs', 'configuration.md'), 'utf8');
 
+/** What `docker compose` makes of `${VAR:?message}`: the value the operator must give. */
+const interpolated = (env: Record<string, string>) =>
+  Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{PUBLIC_URL:\?[^}]*\}/, 'https://pki.example.test:6565')]));
+
 const source = (distPath: string) => join(root, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
 
 describe('docker-compose.yml and Dockerfile', () => {
@@ -34,7 +38,7 @@ describe('docker-compose.yml and Dockerfile', () => {
 
   it('every variable set is valid configuration and documented in docs/configuration.md', () => {
     for (const name of ['vault', 'pki']) {
-      const env = compose.services[name].environment as Record<string, string>;
+      const env = interpolated(compose.services[name].environment as Record<string, string>);
       const config = loadConfig(env);
       for (const variable of Object.keys(env)) expect(configurationDoc).toContain(`| \`${variable}\``);
       expect(config.dataDir).toBe('/data');
@@ -60,8 +64,32 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(compose.services.postgres.volumes).toContain('pgdata:/var/lib/postgresql/data');
   });
 
-  it('the image runs on Node 22 and its default command starts both services', () => {
-    expect(dockerfile).toMatch(/^FROM node:22/m);
+  it('PUBLIC_URL must be given: issued certificates carry CRL, OCSP and issuer URLs reachable from outside', () => {
+    for (const name of ['vault', 'pki']) expect(compose.services[name].environment.PUBLIC_URL).toMatch(/^\$\{PUBLIC_URL:\?.+\}$/);
+  });
+
+  it('both services have health checks that exist in the image, and pki waits for a healthy vault', () => {
+    for (const name of ['vault', 'pki']) {
+      const test = compose.services[name].healthcheck.test as string[];
+      expect(test).toEqual(['CMD', 'node', 'scripts/healthcheck.js', name]);
+      expect(existsSync(join(root, test[2]))).toBe(true);
+      expect(dockerfile).toMatch(/^COPY .*scripts\/healthcheck\.js.* scripts\//m);
+    }
+    expect(compose.services.pki.depends_on.vault.condition).toBe('service_healthy');
+  });
+
+  it('the image runs every admin command: `admin` on the PATH and `npm run admin`', () => {
+    expect(dockerfile).toMatch(/^COPY .*scripts\/ensure-built\.js.* scripts\//m);
+    expect(dockerfile).toContain(`exec node /app/dist/scripts/admin.js "$@"`);
+    expect(dockerfile).toContain('/usr/local/bin/admin');
+    expect(existsSync(source('dist/scripts/admin.js'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.admin).toBe('node scripts/ensure-built.js && node dist/scripts/admin.js');
+  });
+
+  it('the image runs the Node major that package.json engines names, and its default command starts both services', () => {
+    const engines = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node as string;
+    const major = /(\d+)/.exec(engines)![1];
+    for (const from of dockerfile.match(/^FROM node:\S+/gm)!) expect(from).toMatch(new RegExp(`^FROM node:${major}-`));
     const cmd = JSON.parse(/^CMD (.*)$/m.exec(dockerfile)![1]);
     expect(existsSync(source(cmd[1]))).toBe(true);
     expect(dockerfile).toMatch(/ENV .*DATA_DIR=\/data/);

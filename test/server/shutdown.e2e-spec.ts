@@ -11,11 +11,13 @@ import { inputData } from '../support/http';
 const ROOT = join(__dirname, '..', '..');
 
 /**
- * A real vault process (the production entry point, run from the sources) gets SIGTERM while a
- * request is in flight: /health answers 503 at once, the request still gets its full answer,
- * the job it ran is finished (not interrupted), then the process exits 0 and the port is shut.
+ * A real process running both services (the entry point deploy/credential-vault.service runs,
+ * from the sources) gets SIGTERM, or SIGINT (Ctrl-C, `systemctl kill -s INT`), while a request
+ * is in flight: /health answers 503 at once, the request still gets its full answer, the job it
+ * ran is finished (not interrupted), then the database closes, the process exits 0 and the
+ * port is shut.
  */
-describe('graceful shutdown on SIGTERM (real process)', () => {
+describe.each(['SIGTERM', 'SIGINT'] as const)('graceful shutdown on %s (real process)', (signal) => {
   let child: ChildProcess;
   let output = '';
   let silent: Server;
@@ -36,8 +38,9 @@ describe('graceful shutdown on SIGTERM (real process)', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     databaseUrl = await createTestDatabase();
     port = await freePort();
+    const pkiPort = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'vault-shutdown-'));
-    child = spawn(process.execPath, ['-r', './test/support/ts-register.js', 'apps/vault/src/main.ts'], {
+    child = spawn(process.execPath, ['-r', './test/support/ts-register.js', 'apps/all/src/main.ts'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,
@@ -46,6 +49,7 @@ describe('graceful shutdown on SIGTERM (real process)', () => {
         TLS_MODE: 'off',
         BIND_ADDRESS: '127.0.0.1',
         VAULT_PORT: String(port),
+        PKI_PORT: String(pkiPort),
         LOG_FORMAT: 'json',
         SHUTDOWN_DELAY_MS: '4000',
         SHUTDOWN_GRACE_MS: '30000',
@@ -55,7 +59,7 @@ describe('graceful shutdown on SIGTERM (real process)', () => {
     });
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
-    await waitFor(() => output.includes('listening on'), 90_000, () => output);
+    await waitFor(() => output.includes('pki listening on'), 90_000, () => output);
     (globalThis as { token?: string }).token = readFileSync(join(dataDir, 'initial-admin-token'), 'utf8').trim();
   }, 120_000);
 
@@ -79,7 +83,7 @@ describe('graceful shutdown on SIGTERM (real process)', () => {
       .send({ INPUT_DATA: inputData({ HOST: '127.0.0.1', PORT: String((silent.address() as { port: number }).port), TIMEOUT: '8' }) })
       .then((res) => res);
     await reached;
-    child.kill('SIGTERM');
+    child.kill(signal);
     await waitFor(() => output.includes('Draining'), 10_000, () => output);
 
     const health = await request(base).get('/health');
@@ -103,7 +107,7 @@ describe('graceful shutdown on SIGTERM (real process)', () => {
     }
     const lines = output.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
     const messages: string[] = lines.map((l) => l.message).filter(Boolean);
-    expect(messages).toContain('SIGTERM received');
+    expect(messages).toContain(`${signal} received`);
     // The stop says what it drained: the one discovery request in flight.
     expect(messages.find((m) => m.startsWith('Draining'))).toMatch(/1 request\(s\) and 1 discovery job\(s\) in flight/);
     expect(messages).toContain('Stopped: drained 1 request(s) and 1 discovery job(s)');

@@ -5,15 +5,32 @@ export interface NoticeOutput {
   write(text: string): unknown;
 }
 
+/** Where the first administrator reaches the vault, as this start serves it. */
+export interface FirstAdminPlace {
+  dataDir: string;
+  /** The vault's URL as a client on this host uses it, e.g. https://localhost:7272. */
+  vaultUrl: string;
+  /** The CA file a client trusts to verify the services (TLS_MODE=self-signed), if any. */
+  caFile?: string;
+}
+
+/** Where the first token is, and how to verify the services, in one sentence (JSON logs, pipes). */
+export function firstAdminSentence(place: FirstAdminPlace): string {
+  const file = join(place.dataDir, 'initial-admin-token');
+  const ca = place.caFile ? `; clients verify the services with the CA in ${place.caFile} (CURL_CA_BUNDLE=${place.caFile})` : '';
+  return `First start: created the administrator "admin"; its API token is in ${file} (mode 0600)${ca}`;
+}
+
 /**
  * At first start, tells the operator where the administrator's token is. The token itself
  * is printed only to a terminal: when standard output is a pipe or a file (a container's
  * log, a journal), those logs outlive the token's secrecy, so only the 0600 file holds it.
+ * The example names the port in use and verifies the server (never `curl -k`).
  */
-export function printFirstAdmin(token: string, dataDir: string, out: NoticeOutput = process.stdout): void {
-  const file = join(dataDir, 'initial-admin-token');
+export function printFirstAdmin(token: string, place: FirstAdminPlace, out: NoticeOutput = process.stdout): void {
+  const file = join(place.dataDir, 'initial-admin-token');
   if (!out.isTTY) {
-    out.write(`\nFirst start: created the administrator "admin". Its API token is in ${file} (mode 0600); it is not printed because standard output is not a terminal.\n`);
+    out.write(`\n${firstAdminSentence(place)}. The token is not printed because standard output is not a terminal.\n`);
     return;
   }
   out.write(
@@ -23,7 +40,8 @@ export function printFirstAdmin(token: string, dataDir: string, out: NoticeOutpu
       `Its API token (shown once, also in ${file}, mode 0600):`,
       `  ${token}`,
       'Use it as the AUTHTOKEN header, e.g.:',
-      `  curl -k -H "AUTHTOKEN: ${token}" https://localhost:7272/restapi/json/v1/resources`,
+      ...(place.caFile ? [`  export CURL_CA_BUNDLE=${place.caFile}`] : []),
+      `  curl -H "AUTHTOKEN: ${token}" ${place.vaultUrl}/restapi/json/v1/resources`,
       '',
     ].join('\n'),
   );

@@ -1,11 +1,12 @@
 import { DynamicModule, INestApplication, Logger } from '@nestjs/common';
 import { createLogger, installProcessFaultHandlers } from '@app/observability';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '@app/config';
 import { expectDatabaseConnectionsToClose, leaveShutdownSignalsToProcess, runMigrations } from '@app/persistence';
 import { ensureFirstAdmin } from './bootstrap-admin';
 import { createApp } from './create-app';
-import { printFirstAdmin } from './first-admin-notice';
+import { firstAdminSentence, printFirstAdmin } from './first-admin-notice';
 import { prepareDatabase } from './database';
 import { secureDataDir } from './data-dir';
 import { drainAndClose } from './shutdown';
@@ -37,6 +38,7 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
   leaveShutdownSignalsToProcess();
   const apps: INestApplication[] = [];
   let token: string | undefined;
+  const scheme = config.tlsMode === 'off' ? 'http' : 'https';
   try {
     const applied = await runMigrations(database.url);
     if (applied.length) logger.log(`Database schema: applied ${applied.length} migration${applied.length === 1 ? '' : 's'}`);
@@ -48,7 +50,6 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
     for (const app of apps) await app.init();
     token = await ensureFirstAdmin(apps[0].get(DataSource), config.dataDir);
     if (tls) await presentCaIssuedCertificate(apps, config);
-    const scheme = tls ? 'https' : 'http';
     for (const [i, service] of services.entries()) {
       await apps[i].listen(service.port(config), config.bindAddress);
       logger.log(`${service.name} listening on ${scheme}://${config.bindAddress}:${service.port(config)}`);
@@ -60,10 +61,17 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
     await database.stop?.().catch(() => undefined);
     throw error;
   }
-  if (token && config.logFormat === 'json') {
+  if (token) {
+    const vault = services.find((s) => s.name === 'vault') ?? services[0];
+    const place = {
+      dataDir: config.dataDir,
+      vaultUrl: `${scheme}://localhost:${vault.port(config)}`,
+      caFile: config.tlsMode === 'self-signed' ? join(config.dataDir, 'tls', 'service-ca.crt') : undefined,
+    };
     // Log shippers keep what they read: the token stays in its file (mode 0600) only.
-    logger.log(`First start: created the administrator "admin"; its API token is in ${config.dataDir}/initial-admin-token (mode 0600)`);
-  } else if (token) printFirstAdmin(token, config.dataDir);
+    if (config.logFormat === 'json') logger.log(firstAdminSentence(place));
+    else printFirstAdmin(token, place);
+  }
   const stop = async (signal: string) => {
     logger.log(`${signal} received`);
     await drainAndClose(apps, config, logger).catch((error) => logger.error(`Shutdown: ${error instanceof Error ? error.message : error}`));
