@@ -8,7 +8,9 @@ import { addPolicyCommand, listPoliciesCommand } from './policies.commands';
 import { verifyRestoreCommand } from './restore.commands';
 import { setSettingCommand, showSettingsCommand } from './settings.commands';
 import { acceptHostKeyCommand, listHostKeysCommand } from './ssh.commands';
-import { createApiUserCommand, createOrgCommand, listUsersCommand, lockUserCommand, unlockUserCommand } from './users.commands';
+import {
+  createApiUserCommand, createOrgCommand, listUsersCommand, lockUserCommand, removeInitialTokenCommand, revokeTokenCommand, rotateTokenCommand, unlockUserCommand,
+} from './users.commands';
 
 // Every admin command; feature areas add theirs here.
 export const COMMANDS: AdminCommand[] = [
@@ -24,6 +26,9 @@ export const COMMANDS: AdminCommand[] = [
   createOrgCommand,
   lockUserCommand,
   unlockUserCommand,
+  rotateTokenCommand,
+  revokeTokenCommand,
+  removeInitialTokenCommand,
   verifyAuditCommand,
   acmeEabKeyCommand,
   acmeAllowedDomainsCommand,

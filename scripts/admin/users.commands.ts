@@ -1,6 +1,6 @@
 import { AuditOperation, AuditWriter } from '@app/audit';
 import { ROLES } from '@app/persistence';
-import { createApiUser, createApiUserIn, ensureFirstAdmin } from '@app/server';
+import { createApiUser, createApiUserIn, ensureFirstAdmin, retireInitialTokenFile, revokeApiTokens, RevokedTokens, rotateApiToken } from '@app/server';
 import { optional, required } from './args';
 import { AdminCommand } from './command';
 import { orgId } from './context';
@@ -22,6 +22,7 @@ export const createApiUserCommand: AdminCommand = {
       { orgId: org, username, role, superAdmin: args.superadmin === true, allowedHosts: optional(args, 'hostname') ?? '' },
       'admin CLI',
     );
+    await retireInitialToken(ctx);
     console.log(`Created API user ${username} (id ${userId}, ${role}). Token:`);
     console.log(token);
   },
@@ -96,3 +97,44 @@ function lockCommand(locked: boolean): AdminCommand {
 
 export const lockUserCommand = lockCommand(true);
 export const unlockUserCommand = lockCommand(false);
+
+/** After any change that may have made the first token file redundant: removed (audited) if so. */
+async function retireInitialToken(ctx: Parameters<AdminCommand['run']>[0], revoked?: RevokedTokens): Promise<void> {
+  const why = await retireInitialTokenFile(ctx.dataSource, ctx.config.dataDir, { revoked });
+  if (why) console.log(`Removed ${ctx.config.dataDir}/initial-admin-token: ${why}.`);
+}
+
+export const rotateTokenCommand: AdminCommand = {
+  name: 'rotate-token',
+  usage: 'rotate-token --username U [--org O]',
+  summary: 'Give an API user a new token; every earlier one stops working at once (audited); prints the token as the last line',
+  async run(ctx, args) {
+    const org = await orgId(ctx.dataSource, optional(args, 'org'));
+    const { username, token, revoked } = await rotateApiToken(ctx.dataSource, org, required(args, 'username'), 'admin CLI');
+    await retireInitialToken(ctx, revoked);
+    console.log(`New token of ${username} (earlier tokens revoked):`);
+    console.log(token);
+  },
+};
+
+export const revokeTokenCommand: AdminCommand = {
+  name: 'revoke-token',
+  usage: 'revoke-token --username U [--org O]',
+  summary: "Revoke every token of an API user at once (audited); rotate-token gives it a new one",
+  async run(ctx, args) {
+    const org = await orgId(ctx.dataSource, optional(args, 'org'));
+    const { username, count, revoked } = await revokeApiTokens(ctx.dataSource, org, required(args, 'username'), 'admin CLI');
+    await retireInitialToken(ctx, revoked);
+    console.log(`Revoked ${count} token(s) of ${username}.`);
+  },
+};
+
+export const removeInitialTokenCommand: AdminCommand = {
+  name: 'remove-initial-token',
+  usage: 'remove-initial-token',
+  summary: 'Remove DATA_DIR/initial-admin-token now (audited); the token itself keeps working until rotated or revoked',
+  async run(ctx) {
+    const why = await retireInitialTokenFile(ctx.dataSource, ctx.config.dataDir, { force: true });
+    console.log(why ? `Removed ${ctx.config.dataDir}/initial-admin-token.` : `There is no ${ctx.config.dataDir}/initial-admin-token.`);
+  },
+};

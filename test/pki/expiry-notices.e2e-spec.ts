@@ -142,7 +142,8 @@ describe('certificate expiry notices by SMTP (aiosmtpd) and webhook, once across
       ['month.expiry.test', 30, 'pending'],
       ['soon.expiry.test', 7, 'pending'],
     ]);
-    expect(rows[0].last_error).toMatch(/ECONNREFUSED|connect/i);
+    // Refused; or, when another process on this busy machine took the free port meanwhile, no SMTP greeting.
+    expect(rows[0].last_error).toMatch(/ECONNREFUSED|connect|Greeting never received/i);
     expect(hooks).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 export * from './bootstrap-admin';
+export * from './api-tokens';
 export * from './core.module';
 export * from './create-app';
 export * from './database';

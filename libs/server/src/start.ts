@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '@app/config';
 import { expectDatabaseConnectionsToClose, leaveShutdownSignalsToProcess, runMigrations } from '@app/persistence';
 import { ensureFirstAdmin } from './bootstrap-admin';
+import { retireInitialTokenFile } from './api-tokens';
 import { createApp } from './create-app';
 import { firstAdminSentence, printFirstAdmin } from './first-admin-notice';
 import { prepareDatabase } from './database';
@@ -49,6 +50,8 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
     }
     for (const app of apps) await app.init();
     token = await ensureFirstAdmin(apps[0].get(DataSource), config.dataDir);
+    const retired = await retireInitialTokenFile(apps[0].get(DataSource), config.dataDir);
+    if (retired) logger.log(`Removed ${join(config.dataDir, 'initial-admin-token')}: ${retired}`);
     if (tls) await presentCaIssuedCertificate(apps, config);
     for (const [i, service] of services.entries()) {
       await apps[i].listen(service.port(config), config.bindAddress);
