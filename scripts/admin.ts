@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     console.error(`Unknown command: ${name}\n\n${usage}`);
     process.exit(2);
   }
-  const args = parseArgs(rest);
+  const args = parseArgs(rest, command.positional !== undefined);
   const context = await openAdminContext(loadConfig());
   try {
     await command.run(context, args);

@@ -1,10 +1,14 @@
 export type Args = Record<string, string | true>;
 
-/** `--name value` and `--flag` pairs. */
-export function parseArgs(argv: string[]): Args {
+/** `--name value` and `--flag` pairs; with `positional`, one bare argument too, as `_`. */
+export function parseArgs(argv: string[], positional = false): Args {
   const args: Args = {};
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i];
+    if (!key.startsWith('--') && positional && args._ === undefined) {
+      args._ = key;
+      continue;
+    }
     if (!key.startsWith('--')) throw new Error(`Unexpected argument: ${key}`);
     const next = argv[i + 1];
     if (next === undefined || next.startsWith('--')) args[key.slice(2)] = true;

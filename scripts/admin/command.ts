@@ -5,5 +5,7 @@ export interface AdminCommand {
   name: string;
   usage: string;
   summary: string;
+  /** The one bare argument the command takes (e.g. a file), read as args._. */
+  positional?: string;
   run(context: AdminContext, args: Args): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { accessControlCommand } from './access-control.commands';
 import { acmeAllowedDomainsCommand, acmeEabKeyCommand } from './acme.commands';
 import { verifyAuditCommand } from './audit.commands';
+import { backupCommand, restoreCommand } from './backup.commands';
 import { certificateFieldCommand, listCertificateFieldsCommand } from './certificate-fields.commands';
 import { AdminCommand } from './command';
 import { migrateCommand, rotateMasterKeyCommand } from './keys.commands';
@@ -33,6 +34,8 @@ export const COMMANDS: AdminCommand[] = [
   acmeEabKeyCommand,
   acmeAllowedDomainsCommand,
   verifyRestoreCommand,
+  backupCommand,
+  restoreCommand,
   listHostKeysCommand,
   acceptHostKeyCommand,
   listCertificateFieldsCommand,

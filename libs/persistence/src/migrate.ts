@@ -1,3 +1,4 @@
+import { MIGRATIONS } from '../../../migrations';
 import { createDataSource } from './data-source';
 
 // Any number of instances may start at once; one advisory lock serialises migration.
@@ -16,4 +17,10 @@ export async function runMigrations(url: string): Promise<string[]> {
     await runner.release();
     await dataSource.destroy();
   }
+}
+
+/** The schema this code makes: the name of its last migration (a backup records its own). */
+export function currentSchema(): string {
+  const Last = MIGRATIONS[MIGRATIONS.length - 1] as new () => { name: string };
+  return new Last().name;
 }

@@ -1,0 +1,3 @@
+export * from './backup-file';
+export * from './prove-restored';
+export * from './restore';
