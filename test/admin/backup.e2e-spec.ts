@@ -6,6 +6,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { loadConfig } from '@app/config';
+import { currentSchema } from '@app/persistence';
 import { COMMANDS } from '../../scripts/admin/commands';
 import { openAdminContext } from '../../scripts/admin/context';
 import { parseArgs } from '../../scripts/admin/args';
@@ -61,7 +62,7 @@ describe('admin backup and restore', () => {
 
   it('backup FILE writes every table with its schema and checksum, never the master key, audited', async () => {
     const out = await admin(s.databaseUrl, 'backup', file);
-    expect(out[0]).toMatch(/^Backed up \d+ rows of \d+ tables \(schema KmpCertificateFields\d+\) to /);
+    expect(out[0]).toMatch(new RegExp(`^Backed up \\d+ rows of \\d+ tables \\(schema ${currentSchema()}\\) to `));
     const text = gunzipSync(readFileSync(file)).toString();
     expect(text.startsWith('CREDVAULT-BACKUP 1\nHEADER {"schema":"')).toBe(true);
     expect(text).toMatch(/\nSHA256 [0-9a-f]{64}\n$/);
@@ -76,7 +77,7 @@ describe('admin backup and restore', () => {
   it('restore FILE into an empty database proves it; the services start on it and read the same password', async () => {
     const target = await createTestDatabase();
     const out = await admin(target, 'restore', file);
-    expect(out[0]).toMatch(/^Restored \d+ rows \(backup of .*, schema KmpCertificateFields\d+\)\.$/);
+    expect(out[0]).toMatch(new RegExp(`^Restored \\d+ rows \\(backup of .*, schema ${currentSchema()}\\)\\.$`));
     expect(out[1]).toMatch(/^Proved: \d+ sealed values decrypt with the master key; \d+ sealed audit rows verify/);
     const restored = await startTestServices({ MASTER_KEY }, target);
     try {
@@ -114,7 +115,7 @@ describe('admin backup and restore', () => {
     writeFileSync(foreign, gzipSync(Buffer.from('PGDMP not ours\n')));
     for (const [path, message] of [
       [damaged, /damaged\.backup is damaged: its checksum does not match what it holds/],
-      [other, /was made by another version \(schema Future1999999999999; this server's is KmpCertificateFields\d+\): restore it with that version, then upgrade/],
+      [other, `was made by another version (schema Future1999999999999; this server's is ${currentSchema()}): restore it with that version, then upgrade`],
       [foreign, /it is not a backup of this server/],
       [join(dir, 'truncated.backup'), /truncated\.backup/],
     ] as const) {

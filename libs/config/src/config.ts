@@ -54,6 +54,14 @@ export interface AppConfig {
   expiry: ExpiryNoticeConfig;
   /** Scheduled password rotation and its webhook. */
   rotation: RotationConfig;
+  backup: BackupConfig;
+}
+
+/** Scheduled backups (docs/operations.md, "Backup and restore"): off without BACKUP_DIR. */
+export interface BackupConfig {
+  dir?: string;
+  intervalSeconds: number;
+  keep: number;
 }
 
 export interface RotationConfig {
@@ -125,6 +133,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ocspSigner: oneOf(env, 'OCSP_SIGNER', ['delegated', 'ca'], 'delegated') as 'delegated' | 'ca',
     expiry: expiryConfig(env),
     rotation: rotationConfig(env),
+    backup: {
+      dir: text(env, 'BACKUP_DIR') === undefined ? undefined : resolve(text(env, 'BACKUP_DIR')!),
+      intervalSeconds: integer(env, 'BACKUP_INTERVAL_SECONDS', 86_400, 1, 366 * 86_400),
+      keep: integer(env, 'BACKUP_KEEP', 7, 1, 10_000),
+    },
   };
   if (tlsMode === 'files' && (!config.tlsCertFile || !config.tlsKeyFile)) {
     throw new ConfigError('TLS_MODE=files needs TLS_CERT_FILE and TLS_KEY_FILE');
