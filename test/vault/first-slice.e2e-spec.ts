@@ -38,6 +38,9 @@ describe('vault first slice: resources, accounts, passwords (prefix A)', () => {
         .send(`AUTHTOKEN=${s.adminToken}&INPUT_DATA=${encodeURIComponent(inputData({ RESOURCENAME: 'form-field', ACCOUNTNAME: 'a', RESOURCETYPE: 'Linux', PASSWORD: 'Abc-12345678x' }))}`);
       expect(res.status).toBe(200);
       expect(res.body.operation.result).toEqual({ status: 'Success', message: 'Resource form-field has been added successfully' });
+      // The new ids, as the look-ups answer them (docs/api/vault.md).
+      const [row] = await s.dataSource.query(`SELECT r.id::text AS "RESOURCEID", a.id::text AS "ACCOUNTID" FROM resources r JOIN accounts a ON a.resource_id = r.id WHERE r.name = 'form-field'`);
+      expect(res.body.operation.Details).toEqual(row);
     });
 
     it('accepts the token as a multipart field', async () => {

@@ -24,9 +24,17 @@ const CREATE_ALONE = `WITH resource AS (
     INSERT INTO accounts (resource_id, name, name_key, notes, password_policy, password, password_changed_at, compliance_policy, compliance_problems)
     SELECT id, $12, lower($12), $10, $13, $14, now(), $13, $15 FROM resource RETURNING id AS account_id, resource_id),
   logged AS (${auditInsertFrom(16, 'account')})
-  SELECT resource_id FROM account`;
+  SELECT resource_id, account_id FROM account`;
 
 /** Create (op 6), edit (op 17a) and delete (ops 8, 9) of resources, each audited in its transaction. */
+/** CREATE RESOURCE's answer: COMPAT's message, and the new ids (as the look-ups give them) so a client needs no second call. */
+function createdReply(name: string, ids: { resourceId: number; accountId: number | null }): Reply {
+  return reply(`Resource ${name} has been added successfully`, {
+    RESOURCEID: String(ids.resourceId),
+    ...(ids.accountId === null ? {} : { ACCOUNTID: String(ids.accountId) }),
+  });
+}
+
 @Injectable()
 export class ResourceWriter {
   constructor(
@@ -53,10 +61,9 @@ export class ResourceWriter {
     const verdict = account && verdictOf(accountPolicy, accountPolicy.name, account.password);
     const alone = account && verdict && !file && !resourceFields.length && !accountFields.length && !dto.OWNERNAME && !dto.RESOURCEGROUPNAME;
     if (alone) {
-      await this.createAlone(actor, dto, account, type, resourcePolicy.name, verdict);
-      return reply(`Resource ${dto.RESOURCENAME} has been added successfully`);
+      return createdReply(dto.RESOURCENAME, await this.createAlone(actor, dto, account, type, resourcePolicy.name, verdict));
     }
-    await this.dataSource.transaction(async (m) => {
+    const ids = await this.dataSource.transaction(async (m) => {
       const owner = await resolveOwner(m, actor, dto.OWNERNAME);
       const [existing] = await m.query('SELECT id FROM resources WHERE org_id = $1 AND name_key = lower($2)', [actor.orgId, dto.RESOURCENAME]);
       if (existing) throw AppError.conflict(`Resource ${dto.RESOURCENAME} already exists`);
@@ -101,16 +108,24 @@ export class ResourceWriter {
         },
         m,
       );
+      return { resourceId: resource.id as number, accountId: (created?.id as number | undefined) ?? null };
     });
-    return reply(`Resource ${dto.RESOURCENAME} has been added successfully`);
+    return createdReply(dto.RESOURCENAME, ids);
   }
 
   /**
    * The usual creation (the caller owns it, no custom fields, file or group): resource,
    * account and audit row in one statement, so one round trip and no transaction around it.
    */
-  private async createAlone(actor: Actor, dto: CreateResourceDto, account: NewAccount, type: string, resourcePolicy: string, verdict: ComplianceVerdict): Promise<void> {
-    const created = await prepared<{ resource_id: number }>(pgPool(this.dataSource), 'resource_create_alone', CREATE_ALONE, [
+  private async createAlone(
+    actor: Actor,
+    dto: CreateResourceDto,
+    account: NewAccount,
+    type: string,
+    resourcePolicy: string,
+    verdict: ComplianceVerdict,
+  ): Promise<{ resourceId: number; accountId: number }> {
+    const created = await prepared<{ resource_id: number; account_id: number }>(pgPool(this.dataSource), 'resource_create_alone', CREATE_ALONE, [
       actor.orgId, actor.id, dto.RESOURCENAME, type, dto.RESOURCEDESCRIPTION ?? '', dto.DNSNAME ?? '', dto.RESOURCEURL ?? '',
       dto.DEPARTMENT ?? '', dto.LOCATION ?? '', dto.NOTES ?? '', resourcePolicy,
       account.name, verdict.policy, this.keyring.seal(account.password, PASSWORD_CONTEXT), verdict.problems,
@@ -124,6 +139,7 @@ export class ResourceWriter {
       }),
     ]);
     if (!created.length) throw AppError.conflict(`Resource ${dto.RESOURCENAME} already exists`);
+    return { resourceId: created[0].resource_id, accountId: created[0].account_id };
   }
 
   /**
