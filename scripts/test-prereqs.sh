@@ -30,6 +30,7 @@ needs=(
   patroni=patroni            # the failover drill: two PostgreSQL nodes under Patroni ...
   patronictl=patroni
   etcd=etcd-server           # ... with etcd as its store
+  chromium=chromium          # the web console driven in a real browser (playwright-core)
   "$@"
 )
 

@@ -10,7 +10,7 @@ import { verifyRestoreCommand } from './restore.commands';
 import { setSettingCommand, showSettingsCommand } from './settings.commands';
 import { acceptHostKeyCommand, listHostKeysCommand } from './ssh.commands';
 import {
-  createApiUserCommand, createOrgCommand, listUsersCommand, lockUserCommand, removeInitialTokenCommand, revokeTokenCommand, rotateTokenCommand, unlockUserCommand,
+  createApiUserCommand, createOrgCommand, listUsersCommand, lockUserCommand, removeInitialTokenCommand, revokeTokenCommand, rotateTokenCommand, setLoginPasswordCommand, unlockUserCommand,
 } from './users.commands';
 
 // Every admin command; feature areas add theirs here.
@@ -30,6 +30,7 @@ export const COMMANDS: AdminCommand[] = [
   rotateTokenCommand,
   revokeTokenCommand,
   removeInitialTokenCommand,
+  setLoginPasswordCommand,
   verifyAuditCommand,
   acmeEabKeyCommand,
   acmeAllowedDomainsCommand,

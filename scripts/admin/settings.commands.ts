@@ -16,7 +16,7 @@ export const showSettingsCommand: AdminCommand = {
 
 export const setSettingCommand: AdminCommand = {
   name: 'set-setting',
-  usage: 'set-setting --name reason-required|ticketing --value true|false [--org O]',
+  usage: 'set-setting --name reason-required|ticketing|totp-for-everyone --value true|false [--org O]',
   summary: 'Change a vault setting (audited)',
   async run(ctx, args) {
     const definition = findSetting(required(args, 'name'));

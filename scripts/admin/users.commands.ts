@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hash } from 'bcrypt';
 import { AuditOperation, AuditWriter } from '@app/audit';
 import { ROLES } from '@app/persistence';
 import { createApiUser, createApiUserIn, ensureFirstAdmin, retireInitialTokenFile, revokeApiTokens, RevokedTokens, rotateApiToken } from '@app/server';
@@ -136,5 +138,28 @@ export const removeInitialTokenCommand: AdminCommand = {
   async run(ctx) {
     const why = await retireInitialTokenFile(ctx.dataSource, ctx.config.dataDir, { force: true });
     console.log(why ? `Removed ${ctx.config.dataDir}/initial-admin-token.` : `There is no ${ctx.config.dataDir}/initial-admin-token.`);
+  },
+};
+
+export const setLoginPasswordCommand: AdminCommand = {
+  name: 'set-login-password',
+  usage: 'set-login-password --username U [--org O]',
+  summary: 'Give a user (not an API user) a new console login password, printed as the last line (audited); they change it on the console',
+  async run(ctx, args) {
+    const org = await orgId(ctx.dataSource, optional(args, 'org'));
+    const username = required(args, 'username');
+    const password = randomBytes(15).toString('base64url');
+    await ctx.dataSource.transaction(async (m) => {
+      const [user] = await m.query('SELECT id, username, is_api_user FROM users WHERE org_id = $1 AND username_key = lower($2) FOR UPDATE', [org, username]);
+      if (!user) throw new Error(`No user named ${username}`);
+      if (user.is_api_user) throw new Error(`${user.username} is an API user: API users sign in with their token, not on the console`);
+      await m.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [user.id, await hash(password, 12)]);
+      await new AuditWriter(ctx.dataSource).record(
+        { category: 'User', operation: AuditOperation.UserPasswordChanged, orgId: org, target: user.username, description: 'login password set by the admin CLI' },
+        m,
+      );
+    });
+    console.log(`New login password of ${username}:`);
+    console.log(password);
   },
 };

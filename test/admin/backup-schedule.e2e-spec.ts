@@ -70,7 +70,7 @@ describe('scheduled backups and the restore drill', () => {
     expect(audit.length).toBeGreaterThanOrEqual(3);
     expect(audit[0]).toMatchObject({ actor_name: 'System', description: expect.stringMatching(/sha256 [0-9a-f]{64} \(schedule/) });
     const metrics = await request(a.vaultUrl).get('/metrics').set('AUTHTOKEN', a.adminToken);
-    expect(metrics.text).toMatch(/credvault_backups_total\{outcome="success",service="vault"\} ([3-9]|\d\d+)/);
+    expect(metrics.text).toMatch(/credvault_backup_runs\{outcome="success",service="vault"\} ([3-9]|\d\d+)/);
     expect(metrics.text).toMatch(/credvault_backup_last_success_timestamp_seconds\{service="vault"\} \d{10}/);
 
     // The drill: the newest backup into a new database; every write acknowledged before it began is there.
@@ -130,6 +130,6 @@ describe('a scheduled backup that fails', () => {
     expect(mail).toContain('X-Envelope-To: root@example.test');
     expect(mail).toContain(join(blocker, 'backups'));
     const metrics = await request(s.vaultUrl).get('/metrics').set('AUTHTOKEN', s.adminToken);
-    expect(metrics.text).toMatch(/credvault_backups_total\{outcome="failed",service="vault"\} 1/);
+    expect(metrics.text).toMatch(/credvault_backup_runs\{outcome="failed",service="vault"\} 1/);
   }, 60_000);
 });

@@ -77,4 +77,19 @@ describe('admin token lifecycle', () => {
     expect(existsSync(file())).toBe(false);
     expect(await audit('Initial Token File Removed')).toEqual([{ target: 'admin', description: `${file()} removed: asked for by the admin command remove-initial-token` }]);
   });
+
+  it('set-login-password gives a person a console password that signs in; an API user has none', async () => {
+    const created = await request(s.vaultUrl).post('/api/pki/restapi/user').set('AUTHTOKEN', s.adminToken).type('form')
+      .send({ INPUT_DATA: JSON.stringify({ operation: { Details: { USERNAME: 'carol', ROLE: 'Password User', PASSWORD: 'First-Passw0rd!long', EMAIL: 'carol@example.test' } } }) });
+    expect(created.body.result.status).toBe('Success');
+    const out = await admin('set-login-password', '--username', 'carol');
+    const password = out[out.length - 1];
+    const signIn = (pw: string) => request(s.vaultUrl).post('/console/sign-in').set('Origin', s.vaultUrl).type('form').send({ username: 'carol', password: pw });
+    expect((await signIn('First-Passw0rd!long')).status).toBe(401);
+    const ok = await signIn(password);
+    expect(ok.status).toBe(303);
+    expect(ok.headers['set-cookie'][0]).toMatch(/^__Host-credvault=/);
+    expect(await audit('User Password Changed')).toEqual([{ target: 'carol', description: 'login password set by the admin CLI' }]);
+    await expect(admin('set-login-password', '--username', 'admin')).rejects.toThrow('admin is an API user');
+  });
 });

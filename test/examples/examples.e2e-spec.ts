@@ -129,7 +129,15 @@ describe('examples/ and the first hour against `npm start`', () => {
     const audit = await admin(['verify-audit']);
     expect(audit).toMatchObject({ code: 0 });
     expect(audit.stdout).toMatch(/^OK: /m);
-  }, 120_000);
+    // Backup and restore on the embedded PostgreSQL 18, which ships no pg_dump (issue 39).
+    const file = join(dataDir, 'first-hour.backup');
+    const backup = await admin(['backup', file]);
+    expect(backup).toMatchObject({ code: 0 });
+    expect(backup.stdout).toMatch(/^Backed up \d+ rows of \d+ tables/);
+    const restored = await admin(['restore', file, '--database', 'drill']);
+    expect(restored).toMatchObject({ code: 0 });
+    expect(restored.stdout).toMatch(/into database drill\.\nProved: \d+ sealed values decrypt with the master key/);
+  }, 180_000);
 
   it.each([
     [['list-users', '--org', 'Nope'], 1, /No organisation named Nope/],

@@ -372,7 +372,7 @@ describe('PAM360 operations on the vault (issue 29)', () => {
   describe('create resource with only RESOURCENAME', () => {
     it('creates a resource without an account, of the default type, audited', async () => {
       const res = await admin.post('/resources', { RESOURCENAME: 'bare-resource' });
-      expect(op(res)).toEqual({ name: 'CREATE RESOURCE', result: { status: 'Success', message: 'Resource bare-resource has been added successfully' } });
+      expect(op(res)).toEqual({ name: 'CREATE RESOURCE', result: { status: 'Success', message: 'Resource bare-resource has been added successfully' }, Details: { RESOURCEID: expect.stringMatching(/^\d+$/) } });
       const [row] = await s.dataSource.query(`SELECT r.type, (SELECT count(*)::int FROM accounts a WHERE a.resource_id = r.id) AS n FROM resources r WHERE r.name = 'bare-resource'`);
       expect(row).toEqual({ type: 'Linux', n: 0 });
       const [audit] = await auditRows(s, `operation = 'Resource Added' AND resource_name = 'bare-resource'`);

@@ -20,7 +20,11 @@ describe('vault resources: create, edit, delete, look-ups', () => {
       const res = await vaultClient(s, creator.token).post('/resources', {
         RESOURCENAME: 'owned-by-pam', ACCOUNTNAME: 'root', RESOURCETYPE: 'linux', PASSWORD: 'Owner-Pass-123!', OWNERNAME: 'CORP\\PAM',
       });
-      expect(res.body.operation).toEqual({ name: 'CREATE RESOURCE', result: { status: 'Success', message: 'Resource owned-by-pam has been added successfully' } });
+      expect(res.body.operation).toEqual({
+        name: 'CREATE RESOURCE',
+        result: { status: 'Success', message: 'Resource owned-by-pam has been added successfully' },
+        Details: { RESOURCEID: expect.stringMatching(/^\d+$/), ACCOUNTID: expect.stringMatching(/^\d+$/) },
+      });
       const [row] = await s.dataSource.query(`SELECT owner_id, type FROM resources WHERE name = 'owned-by-pam'`);
       expect(row).toEqual({ owner_id: owner.id, type: 'Linux' });
       const list = await vaultClient(s, owner.token).get('/resources');

@@ -9,6 +9,7 @@ import { VaultAuditModule } from './audit/audit.module';
 import { ResourceGroupsModule } from './resource-groups/resource-groups.module';
 import { RotationModule } from './rotation/rotation.module';
 import { BackupsModule } from './backups/backups.module';
+import { ConsoleModule } from './console/console.module';
 import { RotationEventsModule } from './rotation/rotation-events.module';
 import { RemoteResetModule } from './remote-reset/remote-reset.module';
 import { ResourcesModule } from './resources/resources.module';
@@ -20,7 +21,7 @@ export class VaultModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     return {
       module: VaultModule,
-      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule, RemoteResetModule, PasswordRequestsModule, VaultSshModule, UsersModule, ResourceGroupsModule, RotationEventsModule, RotationModule, BackupsModule, VaultAuditModule, VaultDiscoveryModule, VaultCertificatesModule],
+      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule, RemoteResetModule, PasswordRequestsModule, VaultSshModule, UsersModule, ResourceGroupsModule, RotationEventsModule, RotationModule, BackupsModule, ConsoleModule, VaultAuditModule, VaultDiscoveryModule, VaultCertificatesModule],
     };
   }
 }

@@ -101,6 +101,20 @@ export class Authenticator {
     return this.orgHeaderScope ? actorInOrg(this.dataSource, actor, orgHeader(req)) : actor;
   }
 
+  /**
+   * A failed console sign-in (wrong user name, password or second factor): the same throttle
+   * and ledger as a bad token, so guessing through the console is no cheaper than through the API.
+   */
+  refuseSignIn(req: ParsedRequest, user?: CallerRow): Promise<never> {
+    return this.refuse(req, new AppError(ErrorCode.AuthFailed, 'Sign-in failed: wrong user name, password or code'), user);
+  }
+
+  /** The user a console session belongs to, read as every authentication path reads it. */
+  async callerById(userId: number): Promise<CallerRow | undefined> {
+    const [row] = await this.dataSource.query(`SELECT ${CALLER_COLUMNS} FROM users u JOIN organizations o ON o.id = u.org_id WHERE u.id = $1`, [userId]);
+    return row;
+  }
+
   refuseUnknown(req: ParsedRequest): Promise<never> {
     return this.refuse(req, new AppError(ErrorCode.AuthFailed, AUTH_FAILED_MESSAGE));
   }

@@ -55,6 +55,13 @@ export interface AppConfig {
   /** Scheduled password rotation and its webhook. */
   rotation: RotationConfig;
   backup: BackupConfig;
+  console: ConsoleConfig;
+}
+
+/** The web console's sessions (docs/console.md). */
+export interface ConsoleConfig {
+  idleMinutes: number;
+  sessionHours: number;
 }
 
 /** Scheduled backups (docs/operations.md, "Backup and restore"): off without BACKUP_DIR. */
@@ -137,6 +144,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       dir: text(env, 'BACKUP_DIR') === undefined ? undefined : resolve(text(env, 'BACKUP_DIR')!),
       intervalSeconds: integer(env, 'BACKUP_INTERVAL_SECONDS', 86_400, 1, 366 * 86_400),
       keep: integer(env, 'BACKUP_KEEP', 7, 1, 10_000),
+    },
+    console: {
+      idleMinutes: integer(env, 'CONSOLE_IDLE_MINUTES', 15, 1, 24 * 60),
+      sessionHours: integer(env, 'CONSOLE_SESSION_HOURS', 8, 1, 24 * 7),
     },
   };
   if (tlsMode === 'files' && (!config.tlsCertFile || !config.tlsKeyFile)) {

@@ -5,7 +5,7 @@ import { map, Observable } from 'rxjs';
 import { buildEnvelope } from './envelope';
 import { EdgeAwareRequest, refuseUnstorableParams } from './edge-input';
 import { layoutOf, operationOf } from './operation-meta';
-import { FileReply, JsonReply, Reply, TextReply } from './reply';
+import { FileReply, HtmlReply, JsonReply, Reply, TextReply } from './reply';
 import { noteAnswer } from './request-note';
 
 /** Wraps every handler's Reply in the envelope its route metadata names. */
@@ -21,16 +21,21 @@ export class EnvelopeInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((value: unknown) => {
         // The original servers answer 200 to every call, POST included (Nest says 201).
-        const httpStatus = value instanceof TextReply || value instanceof JsonReply ? value.httpStatus : 200;
+        const httpStatus = value instanceof TextReply || value instanceof JsonReply || value instanceof HtmlReply ? value.httpStatus : 200;
         res.status(httpStatus);
         const reply = value as Reply | undefined;
-        noteAnswer(res, httpStatus, value instanceof FileReply || value instanceof TextReply ? undefined : (reply?.status ?? meta?.successText));
+        noteAnswer(res, httpStatus, value instanceof FileReply || value instanceof TextReply || value instanceof HtmlReply ? undefined : (reply?.status ?? meta?.successText));
         if (value instanceof FileReply) {
           // A browser must not guess a stored file's type (an uploaded .html would run as a page).
           res.setHeader('X-Content-Type-Options', 'nosniff');
           return new StreamableFile(value.body, { type: value.contentType, disposition: value.disposition, length: value.body.length });
         }
         if (value instanceof JsonReply) return value.body;
+        if (value instanceof HtmlReply) {
+          for (const [name, header] of Object.entries(value.headers)) res.setHeader(name, header);
+          res.setHeader('Content-Type', value.contentType);
+          return value.html;
+        }
         if (value instanceof TextReply) {
           res.type('text/plain; charset=utf-8');
           return value.text;

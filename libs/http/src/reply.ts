@@ -50,3 +50,21 @@ export class JsonReply {
     readonly httpStatus = 200,
   ) {}
 }
+
+/**
+ * A web console page (or, with 303 and a Location header, a redirect after a form): HTML with
+ * its own HTTP status and headers (cookies, security headers), no envelope.
+ */
+export class HtmlReply {
+  constructor(
+    readonly html: string,
+    readonly httpStatus = 200,
+    readonly headers: Record<string, string | string[]> = {},
+    /** The console's style sheet, script and downloads are served the same way. */
+    readonly contentType = 'text/html; charset=utf-8',
+  ) {}
+
+  static redirect(location: string, headers: Record<string, string | string[]> = {}): HtmlReply {
+    return new HtmlReply('', 303, { ...headers, Location: location });
+  }
+}

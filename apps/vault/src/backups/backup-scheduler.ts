@@ -40,7 +40,7 @@ export class BackupScheduler implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   onApplicationBootstrap(): void {
-    this.metrics.gauge('credvault_backups_total', 'Scheduled backup runs by outcome (all instances)', ['outcome'], async () => {
+    this.metrics.gauge('credvault_backup_runs', 'Scheduled backup runs by outcome (all instances)', ['outcome'], async () => {
       const rows: { outcome: string; n: number }[] = await this.dataSource.query(`SELECT outcome, count(*)::int AS n FROM backup_runs GROUP BY 1`);
       return ['success', 'failed'].map((outcome) => [{ outcome }, rows.find((r) => r.outcome === outcome)?.n ?? 0] as [Record<string, string>, number]);
     });

@@ -22,6 +22,6 @@ import { ConnectorRemoteResetter } from './connector-resetter';
     RequestSweeper,
     { provide: REMOTE_PASSWORD_RESETTER, useClass: ConnectorRemoteResetter },
   ],
-  exports: [CheckinFinisher, RequestSweeper, REMOTE_PASSWORD_RESETTER],
+  exports: [CheckinFinisher, RequestSweeper, REMOTE_PASSWORD_RESETTER, PasswordRequestsService, CheckoutService],
 })
 export class PasswordRequestsModule {}

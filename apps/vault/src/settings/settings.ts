@@ -8,6 +8,8 @@ export interface VaultSettings {
   reasonRequired: boolean;
   /** A TICKETID must accompany every password read, change and file download. */
   ticketingEnabled: boolean;
+  /** Every console user signs in with a TOTP second factor (administrators always do). */
+  totpForEveryone: boolean;
 }
 
 interface SettingDefinition {
@@ -22,9 +24,10 @@ interface SettingDefinition {
 export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   { name: 'reason-required', key: 'reason_required', property: 'reasonRequired', summary: 'REASON required to read, change or download a secret' },
   { name: 'ticketing', key: 'ticketing_enabled', property: 'ticketingEnabled', summary: 'TICKETID required to read, change or download a secret' },
+  { name: 'totp-for-everyone', key: 'totp_for_everyone', property: 'totpForEveryone', summary: 'Every console user needs a TOTP second factor (administrators always do)' },
 ];
 
-export const DEFAULT_SETTINGS: VaultSettings = { reasonRequired: false, ticketingEnabled: false };
+export const DEFAULT_SETTINGS: VaultSettings = { reasonRequired: false, ticketingEnabled: false, totpForEveryone: false };
 
 export function findSetting(name: string): SettingDefinition | undefined {
   const wanted = name.trim().toLowerCase().replace(/_/g, '-');

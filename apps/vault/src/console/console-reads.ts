@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Actor } from '@app/audit';
+import { roleHas } from '@app/auth';
+import { resourceVisibleSql, runningCheckoutSql, visibilityParams } from '@app/gate';
+import { AppError } from '@app/http';
+import { effectiveAccessControl } from '../password-requests/access-sql';
+
+export interface AccountState {
+  id: number;
+  controlled: boolean;
+  myStatus: 'waiting' | 'approved' | 'checked_out' | null;
+  myUntil: Date | null;
+  holder: string | null;
+  holderUntil: Date | null;
+  passwordStatus: string | null;
+  lastVerifiedAt: Date | null;
+}
+
+export interface MyRequest {
+  accountId: number;
+  accountName: string;
+  resourceId: number;
+  resourceName: string;
+  status: string;
+  until: Date | null;
+}
+
+/**
+ * What the console shows beside the API's own answers: per account the state a person needs
+ * (under access control, their request, who holds a check-out and until when, verification),
+ * their open requests and check-outs, and the audit chain's head. Reads only, scoped by the
+ * gate's visibility SQL, the one definition of "may see".
+ */
+@Injectable()
+export class ConsoleReads {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async accountStates(actor: Actor, resourceId: number): Promise<Map<number, AccountState>> {
+    const rows = await this.dataSource.query(
+      `SELECT a.id, (ac.id IS NOT NULL) AS controlled, mine.status AS my_status,
+         CASE mine.status WHEN 'checked_out' THEN mine.checkout_until ELSE mine.expires_at END AS my_until,
+         holder.username AS holder, holder.checkout_until AS holder_until, a.password_status, a.last_verified_at
+       FROM accounts a JOIN resources r ON r.id = a.resource_id LEFT JOIN ${effectiveAccessControl('a')} ON true
+       LEFT JOIN LATERAL (SELECT pr.status, pr.expires_at, pr.checkout_until FROM password_requests pr
+         WHERE pr.account_id = a.id AND pr.requester_id = $2 AND pr.status IN ('waiting', 'approved', 'checked_out') ORDER BY pr.id DESC LIMIT 1) mine ON true
+       LEFT JOIN LATERAL (SELECT u.username, pr.checkout_until FROM password_requests pr JOIN users u ON u.id = pr.requester_id
+         WHERE pr.account_id = a.id AND ${runningCheckoutSql('pr')} ORDER BY pr.id DESC LIMIT 1) holder ON true
+       WHERE r.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}`,
+      [...visibilityParams(actor), resourceId],
+    );
+    return new Map(
+      rows.map((r: Record<string, never>) => [
+        r.id,
+        { id: r.id, controlled: r.controlled, myStatus: r.my_status, myUntil: r.my_until, holder: r.holder, holderUntil: r.holder_until, passwordStatus: r.password_status, lastVerifiedAt: r.last_verified_at },
+      ]),
+    );
+  }
+
+  /** The resource and account names of an account the actor sees (for a page heading). */
+  async names(actor: Actor, accountId: number): Promise<{ resource: string; account: string }> {
+    const [row] = await this.dataSource.query(
+      `SELECT r.name AS resource, a.name AS account FROM accounts a JOIN resources r ON r.id = a.resource_id
+       WHERE a.id = $4 AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}`,
+      [...visibilityParams(actor), accountId],
+    );
+    if (!row) throw AppError.notFound('No such account found');
+    return row;
+  }
+
+  /** The actor's own requests that are still open: waiting, approved, checked out. */
+  myRequests(actor: Actor): Promise<MyRequest[]> {
+    return this.dataSource.query(
+      `SELECT a.id AS "accountId", a.name AS "accountName", r.id AS "resourceId", r.name AS "resourceName", pr.status,
+         CASE pr.status WHEN 'checked_out' THEN pr.checkout_until ELSE pr.expires_at END AS until
+       FROM password_requests pr JOIN accounts a ON a.id = pr.account_id JOIN resources r ON r.id = a.resource_id
+       WHERE pr.requester_id = $1 AND r.org_id = $2 AND pr.status IN ('waiting', 'approved', 'checked_out')
+         AND (pr.status <> 'checked_out' OR pr.checkout_until > now()) AND (pr.status = 'checked_out' OR pr.expires_at > now())
+       ORDER BY pr.id DESC`,
+      [actor.id, actor.orgId],
+    );
+  }
+
+  /** The sealed head of the audit chain and how much waits to be sealed. */
+  async chainStatus(): Promise<{ sealedRows: string; lastId: string; unsealed: number; sealedAt: Date | null }> {
+    const [row] = await this.dataSource.query(
+      `SELECT c.sealed_rows::text AS "sealedRows", c.last_id::text AS "lastId", c.updated_at AS "sealedAt",
+         (SELECT count(*)::int FROM audit WHERE id > c.last_id) AS unsealed FROM audit_chain c WHERE c.id = 1`,
+    );
+    return row ?? { sealedRows: '0', lastId: '0', unsealed: 0, sealedAt: null };
+  }
+
+  assertPermission(actor: Actor, permission: string): void {
+    if (!roleHas(actor.role, permission)) throw AppError.forbidden(`Your role (${actor.role}) does not allow this page`);
+  }
+}

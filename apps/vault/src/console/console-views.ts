@@ -1,0 +1,168 @@
+import { PasswordRelease } from '../passwords/password-reader';
+import { AccountState, MyRequest } from './console-reads';
+import { csrfField, layout, notice, PageContext, pager } from './console-pages';
+import { html, Html } from './html';
+
+const REVEAL_SECONDS = 30;
+
+function when(date: Date | string | null | undefined): string {
+  return date ? new Date(date).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '';
+}
+
+export function accountsPage(ctx: PageContext, q: string, page: number, rows: Record<string, string>[], total: number, size: number): string {
+  return layout(
+    'Accounts',
+    ctx,
+    html`<form method="get" action="/console/accounts" role="search">
+  <label for="q">Search resources, accounts or DNS names</label>
+  <input id="q" name="q" value="${q}" type="search"> <button type="submit">Search</button>
+</form>
+<table><caption>${total} resource(s)${q ? html` matching “${q}”` : ''}</caption>
+<thead><tr><th scope="col">Resource</th><th scope="col">Type</th><th scope="col">Description</th><th scope="col">Accounts</th></tr></thead>
+<tbody>${rows.map(
+      (r) => html`<tr><td><a href="/console/resources/${r['RESOURCE ID']}">${r['RESOURCE NAME']}</a></td><td>${r['RESOURCE TYPE']}</td><td>${r['RESOURCE DESCRIPTION']}</td><td>${r.NOOFACCOUNTS}</td></tr>`,
+    )}</tbody></table>
+${pager('/console/accounts', page, page * size < total, q ? { q } : {})}`,
+  );
+}
+
+function stateOf(s: AccountState | undefined): Html {
+  if (!s) return html``;
+  const parts: (Html | string)[] = [];
+  if (s.holder) parts.push(`Checked out by ${s.holder} until ${when(s.holderUntil)}`);
+  else if (s.controlled) parts.push('Available on request');
+  else parts.push('Available');
+  if (s.myStatus === 'waiting') parts.push('your request waits for approval');
+  if (s.myStatus === 'approved') parts.push(`your request is approved until ${when(s.myUntil)}`);
+  if (s.myStatus === 'checked_out') parts.push(`checked out by you until ${when(s.myUntil)}`);
+  if (s.passwordStatus) parts.push(`last verified: ${s.passwordStatus}${s.lastVerifiedAt ? ` (${when(s.lastVerifiedAt)})` : ''}`);
+  return html`${parts.join('; ')}`;
+}
+
+function accountActions(ctx: PageContext, rid: string, aid: string, s: AccountState | undefined): Html {
+  const base = `/console/resources/${rid}/accounts/${aid}`;
+  const form = (action: string, label: string, withReason: boolean, quiet = false) => html`<form class="inline" method="post" action="${base}/${action}">${csrfField(ctx)}${
+    withReason ? html`<label for="${action}-reason-${aid}">Reason</label><input id="${action}-reason-${aid}" name="reason" size="18"> <label for="${action}-ticket-${aid}">Ticket</label><input id="${action}-ticket-${aid}" name="ticket" size="8"> ` : ''
+  }<button type="submit"${quiet ? html` class="quiet"` : ''}>${label}</button></form>`;
+  if (!s?.controlled || s.myStatus === 'checked_out') {
+    return html`${form('reveal', 'Reveal password', true)}${s?.myStatus === 'checked_out' ? form('checkin', 'Check in', false, true) : ''}`;
+  }
+  if (s.myStatus === 'approved') return form('checkout', 'Check out', true);
+  if (s.myStatus === 'waiting') return html`<span class="muted">Waiting for approval</span>`;
+  return form('request', 'Request access', true);
+}
+
+export function resourcePage(ctx: PageContext, details: Record<string, unknown>, states: Map<number, AccountState>, done?: string): string {
+  const rid = String(details['RESOURCE ID']);
+  const accounts = (details['ACCOUNT LIST'] as Record<string, string>[]) ?? [];
+  return layout(
+    `Resource ${details['RESOURCE NAME']}`,
+    ctx,
+    html`${notice(done)}
+<p class="muted">${details['RESOURCE TYPE']}${details['DNS NAME'] ? html` · ${details['DNS NAME']}` : ''}${details['RESOURCE DESCRIPTION'] ? html` · ${details['RESOURCE DESCRIPTION']}` : ''}</p>
+<table><caption>Accounts</caption>
+<thead><tr><th scope="col">Account</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead>
+<tbody>${accounts.map((a) => {
+      const state = states.get(Number(a['ACCOUNT ID']));
+      return html`<tr><td>${a['ACCOUNT NAME']}</td><td>${stateOf(state)}</td><td>${accountActions(ctx, rid, a['ACCOUNT ID'], state)}</td></tr>`;
+    })}</tbody></table>
+<p><a href="/console/accounts">All resources</a></p>`,
+  );
+}
+
+export function revealPage(ctx: PageContext, names: { resource: string; account: string }, rid: string, release: PasswordRelease): string {
+  const body =
+    'password' in release
+      ? html`<p>Password of <strong>${names.account}</strong>${release.memberName ? html` (log in as <strong>${release.memberName}</strong>)` : ''}, shown for <span id="secret-clock">${REVEAL_SECONDS} s</span>:</p>
+<p><output class="secret" data-secret data-seconds="${REVEAL_SECONDS}" aria-live="polite">${release.password}</output> <button id="secret-copy" type="button" class="quiet">Copy</button></p>
+<p class="muted">This read is in the audit trail.</p>`
+      : html`${notice(release.message, 'error')}`;
+  return layout(`${names.resource} / ${names.account}`, ctx, html`${body}<p><a href="/console/resources/${rid}">Back to ${names.resource}</a></p>`);
+}
+
+export function approvalsPage(ctx: PageContext, groups: Record<string, unknown>[], done?: string): string {
+  const rows = groups.flatMap((g) =>
+    ((g.PASSWORDREQUESTLIST as Record<string, string>[]) ?? []).map((r): Record<string, string> => ({ ...r, requester: String(g['REQUESTED BY']), requesterId: String(g['REQUESTER USERID']) })),
+  );
+  return layout(
+    'Approvals',
+    ctx,
+    html`${notice(done)}
+<table><caption>${rows.length} request(s) waiting for your decision</caption>
+<thead><tr><th scope="col">Requested by</th><th scope="col">Resource / account</th><th scope="col">Reason</th><th scope="col">Requested</th><th scope="col">Decision</th></tr></thead>
+<tbody>${rows.map(
+      (r) => html`<tr><td>${r.requester}</td><td>${r['RESOURCE NAME']} / ${r['ACCOUNT NAME']}</td><td>${r.REASON}</td><td>${r['REQUESTED TIME']}</td><td>
+<form class="inline" method="post" action="/console/approvals/${r['ACCOUNT ID']}/${r.requesterId}/approve">${csrfField(ctx)}<button type="submit">Approve</button></form>
+<form class="inline" method="post" action="/console/approvals/${r['ACCOUNT ID']}/${r.requesterId}/reject">${csrfField(ctx)}<label for="comment-${r['REQUEST ID']}">Comment</label><input id="comment-${r['REQUEST ID']}" name="comment" size="16"> <button type="submit" class="quiet">Reject</button></form>
+</td></tr>`,
+    )}</tbody></table>`,
+  );
+}
+
+export function checkoutsPage(ctx: PageContext, requests: MyRequest[], done?: string): string {
+  const label: Record<string, string> = { waiting: 'Waiting for approval', approved: 'Approved: check it out before', checked_out: 'Checked out until' };
+  return layout(
+    'My check-outs',
+    ctx,
+    html`${notice(done)}
+<table><caption>Your open requests and check-outs</caption>
+<thead><tr><th scope="col">Resource / account</th><th scope="col">State</th><th scope="col">Action</th></tr></thead>
+<tbody>${requests.map(
+      (r) => html`<tr><td><a href="/console/resources/${r.resourceId}">${r.resourceName}</a> / ${r.accountName}</td><td>${label[r.status] ?? r.status} ${r.status === 'waiting' ? '' : when(r.until)}</td><td>${
+        r.status === 'checked_out'
+          ? html`<form class="inline" method="post" action="/console/resources/${r.resourceId}/accounts/${r.accountId}/checkin">${csrfField(ctx)}<button type="submit">Check in now</button></form>`
+          : ''
+      }</td></tr>`,
+    )}</tbody></table>`,
+  );
+}
+
+export function auditPage(
+  ctx: PageContext,
+  type: string,
+  rows: Record<string, string>[],
+  total: number,
+  chain: { sealedRows: string; lastId: string; unsealed: number; sealedAt: Date | null },
+): string {
+  const last = rows[rows.length - 1];
+  return layout(
+    'Audit',
+    ctx,
+    html`<p class="notice" role="status">Hash chain: ${chain.sealedRows} rows sealed up to id ${chain.lastId}${chain.sealedAt ? html` (${when(chain.sealedAt)})` : ''}; ${chain.unsealed} newer row(s) wait to be sealed. <span class="muted">npm run admin -- verify-audit checks every link.</span></p>
+<form method="get" action="/console/audit"><label for="type">Trail</label>
+<select id="type" name="type"><option value="Resource"${type === 'Resource' ? html` selected` : ''}>Resources and passwords</option><option value="User"${type === 'User' ? html` selected` : ''}>Users and sign-ins</option></select>
+<button type="submit">Show</button> <a href="/console/audit.csv?type=${type}">Download CSV</a></form>
+<table><caption>${total} entries, newest first</caption>
+<thead><tr><th scope="col">Time</th><th scope="col">Operation</th><th scope="col">By</th><th scope="col">Resource / account</th><th scope="col">Outcome</th><th scope="col">Reason</th></tr></thead>
+<tbody>${rows.map(
+      (r) => html`<tr><td>${r.LASTACCESSEDTIME}</td><td>${r.OPERATIONTYPE}</td><td>${r.OPERATEDBY}</td><td>${r.RESOURCENAME}${r.ACCOUNTNAME ? html` / ${r.ACCOUNTNAME}` : ''}</td><td>${r.STATUS}</td><td>${r.REASON}</td></tr>`,
+    )}</tbody></table>
+${last && rows.length >= 50 ? html`<p><a href="/console/audit?type=${type}&amp;before=${last.AUDITID}">Older entries</a></p>` : ''}`,
+  );
+}
+
+export function certificatesPage(ctx: PageContext, days: number, rows: Record<string, unknown>[]): string {
+  return layout(
+    'Certificates',
+    ctx,
+    html`<form method="get" action="/console/certificates"><label for="days">Expiring within (days)</label><input id="days" name="days" type="number" min="0" max="3650" value="${days}"> <button type="submit">Show</button></form>
+<table><caption>${rows.length} certificate(s) expiring within ${days} days</caption>
+<thead><tr><th scope="col">Common name</th><th scope="col">Issuer</th><th scope="col">Expires</th><th scope="col">Created by</th><th scope="col">Download</th></tr></thead>
+<tbody>${rows.map(
+      (c) => html`<tr><td>${c['Common Name']}</td><td>${c.Issuer}</td><td>${c.ExpiryDate}</td><td>${c['Created By']}</td><td><a href="/console/certificates/download?${new URLSearchParams({ cn: String(c['Common Name']), serial: String(c.serialNumber) }).toString()}">Certificate and chain (PEM)</a></td></tr>`,
+    )}</tbody></table>`,
+  );
+}
+
+export function passwordPage(ctx: PageContext, done?: string): string {
+  return layout(
+    'My password',
+    ctx,
+    html`${notice(done)}
+<form method="post" action="/console/password">${csrfField(ctx)}
+<label for="current">Current password</label><input id="current" name="current" type="password" autocomplete="current-password" required>
+<label for="next">New password (12 characters or more)</label><input id="next" name="next" type="password" autocomplete="new-password" minlength="12" required>
+<label for="again">New password again</label><input id="again" name="again" type="password" autocomplete="new-password" minlength="12" required>
+<p><button type="submit">Change my password</button></p></form>`,
+  );
+}
