@@ -8,6 +8,8 @@ import { PasswordRequestsController } from './password-requests.controller';
 import { PasswordRequestsService } from './password-requests.service';
 import { REMOTE_PASSWORD_RESETTER } from './remote-reset';
 import { RequestSweeper } from './request-sweeper';
+import { RequestNotices } from './request-notices';
+import { ExpiryChannels } from '@app/pki/expiry-notices';
 import { ConnectorRemoteResetter } from './connector-resetter';
 
 /** The password access workflow (spec ops 10-15, §3) and its access-control setting. */
@@ -20,6 +22,8 @@ import { ConnectorRemoteResetter } from './connector-resetter';
     CheckinFinisher,
     AccessControlService,
     RequestSweeper,
+    RequestNotices,
+    ExpiryChannels,
     { provide: REMOTE_PASSWORD_RESETTER, useClass: ConnectorRemoteResetter },
   ],
   exports: [CheckinFinisher, RequestSweeper, REMOTE_PASSWORD_RESETTER, PasswordRequestsService, CheckoutService],

@@ -5,6 +5,7 @@ import { AppError, listReply, reply, Reply } from '@app/http';
 import { displayTime } from '../common/format';
 import { isSelfOrControlled, resourceVisibleSql, samePerson, visibilityParams } from '@app/gate';
 import { adminApprover, approverSql, effectiveAccessControl, isUniqueViolation, minutesSql } from './access-sql';
+import { RequestNotices } from './request-notices';
 import { RequestPasswordDto } from './password-request.dto';
 import { explainMissing, noSuchRequest, STATUS_WAITING } from './request-state';
 
@@ -33,12 +34,13 @@ export class PasswordRequestsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly audit: AuditWriter,
+    private readonly notices: RequestNotices,
   ) {}
 
   async request(actor: Actor, accountId: number, dto: RequestPasswordDto): Promise<Reply> {
     const reason = dto.REASON?.trim() ?? '';
     try {
-      await this.dataSource.transaction(async (m) => {
+      const waiting = await this.dataSource.transaction(async (m) => {
         const [target] = await m.query(
           `SELECT a.id, a.name, r.id AS resource_id, r.name AS resource_name, r.org_id, ac.id AS ac_id,
              ac.approval_required, ac.approvers_required, ac.request_ttl_minutes, ac.reason_required
@@ -70,7 +72,9 @@ export class PasswordRequestsService {
           },
           m,
         );
+        return target.approval_required as boolean;
       });
+      if (waiting) this.notices.requested(accountId, actor.id);
     } catch (error) {
       if (isUniqueViolation(error)) throw AppError.conflict('You already have an open request for this password');
       throw error;
@@ -140,7 +144,10 @@ export class PasswordRequestsService {
       );
       const left = req.approvers_required - approvals;
       await this.record(m, actor, req, AuditOperation.RequestApproved, '', done ? '' : `Approval ${approvals} of ${req.approvers_required}`);
-      return reply(done ? 'Password request approved successfully' : `Approval recorded; ${left} more approval${left > 1 ? 's are' : ' is'} needed`);
+      return { done, answer: reply(done ? 'Password request approved successfully' : `Approval recorded; ${left} more approval${left > 1 ? 's are' : ' is'} needed`) };
+    }).then(({ done, answer }) => {
+      if (done) this.notices.decided(accountId, requesterId, 'approved', actor.username);
+      return answer;
     });
   }
 
@@ -151,6 +158,9 @@ export class PasswordRequestsService {
       await m.query(`UPDATE password_requests SET status = 'rejected', decided_by = $2 WHERE id = $1`, [req.id, actor.id]);
       await this.record(m, actor, req, AuditOperation.RequestRejected, reason, '');
       return reply('Password request rejected successfully');
+    }).then((answer) => {
+      this.notices.decided(accountId, requesterId, 'rejected', actor.username);
+      return answer;
     });
   }
 
