@@ -48,6 +48,15 @@ export function answerProblems(route: FuzzRoute, method: string, answer: RawAnsw
     if (answer.status === 401 && !/^Bearer\b/.test(String(answer.headers['www-authenticate'] ?? ''))) problems.push('401 without a Bearer challenge');
     return problems;
   }
+  // The web console answers pages, not envelopes: HTML with its security headers (or its own
+  // style sheet, script, CSV or PEM download), or a redirect; never a 5xx (checked above).
+  if ((route.path === '/' || route.path.startsWith('/console')) && !answer.json) {
+    if (![200, 303, 400, 401, 403, 404].includes(answer.status)) problems.push(`console answered ${answer.status}`);
+    if (answer.status !== 303 && !/^(text\/(html|css|javascript|csv)|application\/x-pem-file)/.test(type)) problems.push(`console answered ${type}`);
+    if (/text\/html/.test(type) && !/frame-ancestors 'none'/.test(String(answer.headers['content-security-policy'] ?? ''))) problems.push('console page without its Content-Security-Policy');
+    if (answer.status === 303 && !/^\/console\//.test(String(answer.headers.location ?? ''))) problems.push(`console redirected off the console: ${answer.headers.location}`);
+    return problems;
+  }
   if (!answer.json || typeof answer.json !== 'object') {
     problems.push(`not a JSON envelope (${type}): ${answer.text.slice(0, 80)}`);
     return problems;
