@@ -1,4 +1,7 @@
 import { Browser, BrowserContext, chromium, Locator, Page } from 'playwright-core';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { hashToken } from '@app/crypto';
 import { startTestServices, TestServices } from '../support/app';
@@ -244,4 +247,40 @@ describe('web console in a browser', () => {
     });
     await ctx.close();
   }, 60_000);
+
+  it('every page passes an accessibility scan (axe-core: no serious or critical violation), and each is photographed', async () => {
+    // axe is injected into the page, which the pages' own CSP forbids: this context alone bypasses it.
+    const ctx = await browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 700 } });
+    const page = await ctx.newPage();
+    const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    const shots = process.env.UPDATE_SCREENSHOTS ? join(__dirname, '..', '..', 'docs', 'console') : mkdtempSync(join(tmpdir(), 'console-shots-'));
+    mkdirSync(shots, { recursive: true });
+    const scan = async (name: string) => {
+      await page.evaluate(axe);
+      const result = await page.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run());
+      await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${name}: ${v.id} (${v.nodes.length})`);
+    };
+    const problems: string[] = [];
+    await page.goto(`${base}/console/sign-in`);
+    problems.push(...(await scan('sign-in')));
+    await signIn(page, 'alice');
+    await page.waitForURL(/\/console\/accounts$/);
+    for (const [name, path] of [
+      ['accounts', '/console/accounts'],
+      ['resource', `/console/resources/${resource.resourceId}`],
+      ['approvals', '/console/approvals'],
+      ['checkouts', '/console/checkouts'],
+      ['password', '/console/password'],
+    ]) {
+      await page.goto(`${base}${path}`);
+      problems.push(...(await scan(name)));
+    }
+    await page.goto(`${base}/console/resources/${xss.resourceId}`);
+    await page.getByRole('button', { name: 'Reveal password' }).click();
+    await page.locator('output.secret').waitFor();
+    problems.push(...(await scan('reveal')));
+    expect(problems).toEqual([]);
+    await ctx.close();
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { Actor } from '@app/audit';
+import { roleHas } from '@app/auth';
 import { Html, html } from './html';
 
 export interface PageContext {
@@ -8,19 +9,20 @@ export interface PageContext {
   current?: string;
 }
 
-const NAV: [string, string][] = [
+// Each page, and the permission without which its link is not shown (the page refuses too).
+const NAV: [string, string, string?][] = [
   ['accounts', 'Accounts'],
   ['approvals', 'Approvals'],
   ['checkouts', 'My check-outs'],
-  ['audit', 'Audit'],
-  ['certificates', 'Certificates'],
+  ['audit', 'Audit', 'audit.read'],
+  ['certificates', 'Certificates', 'pki.read'],
   ['password', 'My password'],
 ];
 
 /** Every page: one layout, one heading, a skip link, the navigation and the sign-out form. */
 export function layout(title: string, ctx: PageContext, body: Html): string {
   const nav = ctx.actor
-    ? html`<nav aria-label="Console"><ul>${NAV.map(
+    ? html`<nav aria-label="Console"><ul>${NAV.filter(([, , permission]) => !permission || roleHas(ctx.actor!.role, permission)).map(
         ([path, label]) => html`<li><a href="/console/${path}"${ctx.current === path ? html` aria-current="page"` : ''}>${label}</a></li>`,
       )}</ul></nav>
       <form class="inline" method="post" action="/console/sign-out">${csrfField(ctx)}<button class="quiet" type="submit">Sign out ${ctx.actor.username}</button></form>`
