@@ -257,7 +257,7 @@ describe('web console in a browser', () => {
     mkdirSync(shots, { recursive: true });
     const scan = async (name: string) => {
       await page.evaluate(axe);
-      const result = await page.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run());
+      const result = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run());
       await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
       return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${name}: ${v.id} (${v.nodes.length})`);
     };
