@@ -15,6 +15,8 @@ export class ConsoleSessions1795520000000 implements MigrationInterface {
       user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
       csrf text NOT NULL,
       stage text NOT NULL CHECK (stage IN ('totp', 'enrol', 'full')),
+      -- The organisation a provider user acts in (the API's orgName); NULL: their own.
+      org_name text,
       created_at timestamptz NOT NULL DEFAULT now(),
       last_seen_at timestamptz NOT NULL DEFAULT now())`);
     await q.query(`CREATE INDEX console_sessions_user ON console_sessions (user_id)`);

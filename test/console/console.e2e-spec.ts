@@ -7,6 +7,7 @@ import { hashToken } from '@app/crypto';
 import { startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { call } from '../vault/workflow-helpers';
+import { createOrgWithAdmin } from '../vault/users-orgs';
 import { totpCode } from '../../apps/vault/src/console/totp';
 
 const V = '/restapi/json/v1';
@@ -48,9 +49,10 @@ describe('web console in a browser', () => {
   let bobSecret = '';
 
   // A person with a login password: PAM360's create-user operation (the vault's prefix B) takes one.
-  const newUser = async (name: string, role: string) => {
+  const newUser = async (name: string, role: string, superAdmin = false) => {
+    const details = { USERNAME: name, ROLE: role, PASSWORD, EMAIL: `${name}@example.test`, ...(superAdmin ? { ISSUPERADMIN: 'true' } : {}) };
     const res = await request(s.vaultUrl).post('/api/pki/restapi/user').set('AUTHTOKEN', s.adminToken).type('form')
-      .send({ INPUT_DATA: JSON.stringify({ operation: { Details: { USERNAME: name, ROLE: role, PASSWORD, EMAIL: `${name}@example.test` } } }) });
+      .send({ INPUT_DATA: JSON.stringify({ operation: { Details: details } }) });
     expect(res.body.result.status).toBe('Success');
     const [row] = await s.dataSource.query('SELECT id FROM users WHERE username = $1', [name]);
     return row.id as number;
@@ -283,4 +285,32 @@ describe('web console in a browser', () => {
     expect(problems).toEqual([]);
     await ctx.close();
   }, 120_000);
+
+  it('a provider super administrator switches organisation (the API\'s orgName rules); a user with no grant sees no switch', async () => {
+    const beta = await createOrgWithAdmin(s, 'Beta');
+    await createResource(s.vaultUrl, beta.token, { RESOURCENAME: 'beta-db', ACCOUNTNAME: 'sa' });
+    await newUser('erin', 'Administrator', true);
+    const ctx = await context();
+    const page = await ctx.newPage();
+    await signIn(page, 'erin');
+    await page.waitForURL(/\/console\/totp\/enrol$/);
+    const secret = (await page.locator('#totp-secret').textContent())!.trim();
+    await page.getByLabel('Code the app shows now').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/\/console\/accounts$/);
+    expect(await page.locator('#org option').allTextContents()).toEqual(['Default', 'Beta']);
+    await page.getByLabel('Organisation', { exact: true }).selectOption('Beta');
+    await page.getByRole('button', { name: 'Switch' }).click();
+    await page.waitForURL(/\/console\/accounts$/);
+    await page.getByRole('link', { name: 'beta-db' }).waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('link', { name: 'db-prod' }).count()).toBe(0);
+    await ctx.close();
+
+    const other = await context();
+    const alice = await other.newPage();
+    await signIn(alice, 'alice');
+    await alice.waitForURL(/\/console\/accounts$/);
+    expect(await alice.locator('#org').count()).toBe(0);
+    await other.close();
+  }, 60_000);
 });

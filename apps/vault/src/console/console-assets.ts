@@ -18,6 +18,7 @@ caption { text-align: left; font-weight: 600; padding: .3rem 0; }
 th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .35rem .5rem; vertical-align: top; }
 form.inline { display: inline; }
 label { display: block; margin: .4rem 0 .1rem; font-weight: 600; }
+label.inline-label { display: inline; margin: 0 .3rem 0 0; }
 input, select, textarea { font: inherit; padding: .3rem .4rem; border: 1px solid #6e7781; border-radius: 4px; }
 button { font: inherit; padding: .3rem .8rem; border: 1px solid var(--accent); border-radius: 4px; background: var(--accent); color: #fff; cursor: pointer; }
 button.quiet { background: #fff; color: var(--accent); }

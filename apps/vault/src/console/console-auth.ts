@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { compare, hash } from 'bcrypt';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
-import { Authenticator, CallerRow, isAdministrativeRole, Permission } from '@app/auth';
+import { actorInOrg, Authenticator, CallerRow, isAdministrativeRole, Permission } from '@app/auth';
 import { Keyring } from '@app/crypto';
 import { AppError, ErrorCode, ParsedRequest } from '@app/http';
 import { SettingsService } from '../settings/settings.service';
@@ -57,7 +57,8 @@ export class ConsoleAuth {
   async actorOf(session: ConsoleSession, req: ParsedRequest): Promise<Actor> {
     const caller = await this.authenticator.callerById(session.userId);
     if (!caller) throw new AppError(ErrorCode.AuthFailed, 'Your session has ended: sign in again');
-    return this.admitted(caller, req);
+    // The organisation chosen in the console, by the API's orgName rules (provider users only).
+    return actorInOrg(this.dataSource, await this.admitted(caller, req), session.orgName);
   }
 
   /** Second step: a code of the user's secret, each time step accepted once (a replayed code fails). */

@@ -7,6 +7,8 @@ export interface PageContext {
   csrf?: string;
   /** The nav entry to mark as the current page. */
   current?: string;
+  /** Organisations the user may act in (more than one: a switch is shown). */
+  organisations?: string[];
 }
 
 // Each page, and the permission without which its link is not shown (the page refuses too).
@@ -25,6 +27,7 @@ export function layout(title: string, ctx: PageContext, body: Html): string {
     ? html`<nav aria-label="Console"><ul>${NAV.filter(([, , permission]) => !permission || roleHas(ctx.actor!.role, permission)).map(
         ([path, label]) => html`<li><a href="/console/${path}"${ctx.current === path ? html` aria-current="page"` : ''}>${label}</a></li>`,
       )}</ul></nav>
+      ${orgSwitch(ctx)}
       <form class="inline" method="post" action="/console/sign-out">${csrfField(ctx)}<button class="quiet" type="submit">Sign out ${ctx.actor.username}</button></form>`
     : '';
   return html`<!doctype html>
@@ -33,6 +36,14 @@ export function layout(title: string, ctx: PageContext, body: Html): string {
 <body><a class="skip" href="#main">Skip to content</a>
 <header><strong>Credential Vault</strong>${nav}</header>
 <main id="main"><h1>${title}</h1>${body}</main></body></html>`.text;
+}
+
+/** A provider user who may act in other organisations switches here (the API's orgName). */
+function orgSwitch(ctx: PageContext): Html {
+  if (!ctx.actor || (ctx.organisations?.length ?? 0) < 2) return html``;
+  return html`<form class="inline" method="post" action="/console/organisation">${csrfField(ctx)}<label for="org" class="inline-label">Organisation</label>
+<select id="org" name="organisation">${ctx.organisations!.map((o) => html`<option${o === ctx.actor!.orgName ? html` selected` : ''}>${o}</option>`)}</select>
+<button class="quiet" type="submit">Switch</button></form>`;
 }
 
 export function csrfField(ctx: PageContext): Html {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor } from '@app/audit';
-import { roleHas } from '@app/auth';
+import { grantedOrgSql, roleHas } from '@app/auth';
 import { resourceVisibleSql, runningCheckoutSql, visibilityParams } from '@app/gate';
 import { AppError } from '@app/http';
 import { effectiveAccessControl } from '../password-requests/access-sql';
@@ -88,6 +88,26 @@ export class ConsoleReads {
          (SELECT count(*)::int FROM audit WHERE id > c.last_id) AS unsealed FROM audit_chain c WHERE c.id = 1`,
     );
     return row ?? { sealedRows: '0', lastId: '0', unsealed: 0, sealedAt: null };
+  }
+
+  /**
+   * The organisations the actor may act in, by the API's orgName rules: their own, and for a
+   * user of the provider organisation every one (super administrator) or those granted.
+   */
+  async organisations(actor: Actor): Promise<string[]> {
+    const home = actor.homeOrgId ?? actor.orgId;
+    const rows = await this.dataSource.query(
+      `SELECT o.name FROM organizations o
+       WHERE o.id = $1 OR ($1 = (SELECT min(id) FROM organizations) AND ($2 OR ${grantedOrgSql('o.id', '$3')}))
+       ORDER BY o.id = $1 DESC, lower(o.name)`,
+      [home, actor.isSuperAdmin && actor.homeOrgId === undefined ? true : await this.isSuperAdminAtHome(actor), actor.id],
+    );
+    return rows.map((r: { name: string }) => r.name);
+  }
+
+  private async isSuperAdminAtHome(actor: Actor): Promise<boolean> {
+    const [row] = await this.dataSource.query('SELECT is_super_admin FROM users WHERE id = $1', [actor.id]);
+    return row?.is_super_admin === true;
   }
 
   assertPermission(actor: Actor, permission: string): void {

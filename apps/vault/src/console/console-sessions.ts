@@ -13,6 +13,8 @@ export interface ConsoleSession {
   userId: number;
   csrf: string;
   stage: SessionStage;
+  /** The organisation a provider user acts in (the API's orgName header); undefined: their own. */
+  orgName?: string;
 }
 
 /**
@@ -49,7 +51,7 @@ export class ConsoleSessions {
     if (!token || token.length > 100) return undefined;
     const { idleMinutes, sessionHours } = this.config.console;
     const [row] = await this.dataSource.query(
-      `WITH found AS (SELECT id, user_id, csrf, stage,
+      `WITH found AS (SELECT id, user_id, csrf, stage, org_name,
            last_seen_at > now() - make_interval(mins => $2) AND created_at > now() - make_interval(hours => $3) AS live
          FROM console_sessions WHERE token_hash = $1),
        touched AS (UPDATE console_sessions s SET last_seen_at = now() FROM found f WHERE s.id = f.id AND f.live RETURNING s.id),
@@ -58,11 +60,15 @@ export class ConsoleSessions {
       [hashToken(token), idleMinutes, sessionHours],
     );
     if (!row || !row.live) return undefined;
-    return { id: row.id, userId: row.user_id, csrf: row.csrf, stage: row.stage };
+    return { id: row.id, userId: row.user_id, csrf: row.csrf, stage: row.stage, orgName: row.org_name ?? undefined };
   }
 
   async advance(session: ConsoleSession, stage: SessionStage): Promise<void> {
     await this.dataSource.query('UPDATE console_sessions SET stage = $2 WHERE id = $1', [session.id, stage]);
+  }
+
+  async switchOrg(session: ConsoleSession, orgName: string | null): Promise<void> {
+    await this.dataSource.query('UPDATE console_sessions SET org_name = $2 WHERE id = $1', [session.id, orgName]);
   }
 
   async end(session: ConsoleSession): Promise<void> {

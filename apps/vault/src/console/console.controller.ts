@@ -152,6 +152,19 @@ export class ConsoleController {
     return secured(HtmlReply.redirect('/console/sign-in', { 'Set-Cookie': this.sessions.clearedCookie() }));
   }
 
+  /** A provider user acts in another organisation, by the API's orgName rules (refused like an unknown name otherwise). */
+  @Post('console/organisation')
+  @Public()
+  switchOrganisation(@Req() req: ParsedRequest) {
+    return this.action(req, 'accounts', async (s) => {
+      const name = text(req, 'organisation').trim();
+      const home = s.ctx.organisations?.[0];
+      if (!name || !s.ctx.organisations?.some((o) => o.toLowerCase() === name.toLowerCase())) throw AppError.notFound(`No organisation named ${name.slice(0, 100)}`);
+      await this.sessions.switchOrg(s.session, name.toLowerCase() === home?.toLowerCase() ? null : name);
+      return HtmlReply.redirect('/console/accounts');
+    });
+  }
+
   @Get('console/accounts')
   @Public()
   accounts(@Req() req: ParsedRequest, @Query('q') q = '', @Query('page') page = '1') {
@@ -323,7 +336,7 @@ export class ConsoleController {
     if (session.stage !== 'full') return HtmlReply.redirect(nextPage(session));
     try {
       const actor = await this.auth.actorOf(session, req);
-      return { session, actor, ctx: { actor, csrf: session.csrf, current } };
+      return { session, actor, ctx: { actor, csrf: session.csrf, current, organisations: await this.reads.organisations(actor) } };
     } catch (error) {
       await this.sessions.end(session);
       return new HtmlReply(signInPage(messageOf(error)), 401, { 'Set-Cookie': this.sessions.clearedCookie() });
