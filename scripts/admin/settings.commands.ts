@@ -7,7 +7,7 @@ import { orgId } from './context';
 export const showSettingsCommand: AdminCommand = {
   name: 'settings',
   usage: 'settings [--org O]',
-  summary: 'Show the vault settings (reason-required, ticketing)',
+  summary: 'Show the vault settings (reason-required, ticketing, totp-for-everyone)',
   async run(ctx, args) {
     const settings = await readSettings(ctx.dataSource.manager, await orgId(ctx.dataSource, optional(args, 'org')));
     for (const d of SETTING_DEFINITIONS) console.log(`${d.name.padEnd(18)} ${String(settings[d.property]).padEnd(6)} ${d.summary}`);

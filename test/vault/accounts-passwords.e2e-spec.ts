@@ -183,8 +183,8 @@ describe('vault accounts and passwords, with the reason and ticketing settings',
       } finally {
         log.mockRestore();
       }
-      expect(lines.map((l) => l.split(/\s+/).slice(0, 2))).toEqual([['reason-required', 'false'], ['ticketing', 'false']]);
-      await expect(setSetting('colour', 'true')).rejects.toThrow('--name must be one of: reason-required, ticketing');
+      expect(lines.map((l) => l.split(/\s+/).slice(0, 2))).toEqual([['reason-required', 'false'], ['ticketing', 'false'], ['totp-for-everyone', 'false']]);
+      await expect(setSetting('colour', 'true')).rejects.toThrow('--name must be one of: reason-required, ticketing, totp-for-everyone');
       await expect(setSetting('ticketing', 'maybe')).rejects.toThrow('--value must be true or false');
     });
 
