@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { hashToken } from '@app/crypto';
 import { discoverRoutes } from '../auth/routes';
 import { PKI_SECRET_PATHS } from '../pki/pki-secret-paths';
 import { startTestServices, TestServices } from '../support/app';
@@ -48,7 +50,37 @@ async function viaHttp(req: request.Test, token: string, details: Json, inQuery:
   return res.body.operation;
 }
 
+/**
+ * The web console's reveal, as a signed-in person would press it: a full session for the
+ * fixture's caller (made in the table, as a sign-in would), this server's Origin and the
+ * session's CSRF token. The page's answer is read back as the envelope's parts.
+ */
+async function viaConsole(s: TestServices, f: Fixture, extra: Json): Promise<Json> {
+  const token = randomBytes(32).toString('base64url');
+  const csrf = randomBytes(24).toString('base64url');
+  await s.dataSource.query(`INSERT INTO console_sessions (token_hash, user_id, csrf, stage) VALUES ($1, $2, $3, 'full')`, [hashToken(token), f.caller.id, csrf]);
+  const res = await request(s.vaultUrl)
+    .post(`/console/resources/${f.resourceId}/accounts/${f.accountId}/reveal`)
+    .set('Cookie', `__Host-credvault=${token}`)
+    .set('Origin', s.vaultUrl)
+    .type('form')
+    .send({ csrf, reason: String(extra.REASON ?? ''), ticket: String(extra.TICKETID ?? '') });
+  const unescape = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&#96;/g, '`').replace(/&amp;/g, '&');
+  const refused = /<p class="notice error" role="alert">([^<]*)<\/p>/.exec(res.text);
+  if (refused) return { result: { status: 'Failed', message: unescape(refused[1]) } };
+  const secret = /<output class="secret"[^>]*>([^<]*)<\/output>/.exec(res.text);
+  if (!secret) throw new Error(`Neither a password nor a refusal (HTTP ${res.status}): ${res.text.slice(0, 300)}`);
+  return { result: { status: 'Success' }, Details: { PASSWORD: unescape(secret[1]) } };
+}
+
 const ROUTES: SecretRoute[] = [
+  {
+    route: 'POST /console/resources/:rid/accounts/:aid/reveal',
+    entry: 'password reveal (web console)',
+    refusedAs: 'Password Retrieval Denied',
+    skip: ['view share'],
+    send: (s, f, extra = {}) => viaConsole(s, f, extra),
+  },
   {
     route: 'GET /restapi/json/v1/resources/:rid/accounts/:aid/password',
     entry: 'password read (lean route)',

@@ -4,6 +4,7 @@ import { toString as qrSvg } from 'qrcode';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, ErrorCode, HtmlReply, ParsedRequest, Public, readField } from '@app/http';
+import { SecretPath } from '@app/gate';
 import { CertificatesService, CertificateExportService } from '@app/pki/cert-service';
 import { parseId } from '../common/ids';
 import { AuditReader } from '../audit/audit-reader.service';
@@ -188,6 +189,7 @@ export class ConsoleController {
 
   @Post('console/resources/:rid/accounts/:aid/reveal')
   @Public()
+  @SecretPath('read')
   reveal(@Req() req: ParsedRequest, @Param('rid') rid: string, @Param('aid') aid: string) {
     return this.action(req, 'accounts', async (s) => {
       const release = await this.reader.release(s.actor, parseId(rid, 'resource id'), parseId(aid, 'account id'), text(req, 'reason'), text(req, 'ticket'));
