@@ -55,12 +55,12 @@ async function viaHttp(req: request.Test, token: string, details: Json, inQuery:
  * fixture's caller (made in the table, as a sign-in would), this server's Origin and the
  * session's CSRF token. The page's answer is read back as the envelope's parts.
  */
-async function viaConsole(s: TestServices, f: Fixture, extra: Json): Promise<Json> {
+async function viaConsole(s: TestServices, f: Fixture, extra: Json, action = 'reveal'): Promise<Json> {
   const token = randomBytes(32).toString('base64url');
   const csrf = randomBytes(24).toString('base64url');
   await s.dataSource.query(`INSERT INTO console_sessions (token_hash, user_id, csrf, stage) VALUES ($1, $2, $3, 'full')`, [hashToken(token), f.caller.id, csrf]);
   const res = await request(s.vaultUrl)
-    .post(`/console/resources/${f.resourceId}/accounts/${f.accountId}/reveal`)
+    .post(`/console/resources/${f.resourceId}/accounts/${f.accountId}/${action}`)
     .set('Cookie', `__Host-credvault=${token}`)
     .set('Origin', s.vaultUrl)
     .type('form')
@@ -68,6 +68,9 @@ async function viaConsole(s: TestServices, f: Fixture, extra: Json): Promise<Jso
   const unescape = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&#96;/g, '`').replace(/&amp;/g, '&');
   const refused = /<p class="notice error" role="alert">([^<]*)<\/p>/.exec(res.text);
   if (refused) return { result: { status: 'Failed', message: unescape(refused[1]) } };
+  // An action other than reveal answers with the console's redirect, its outcome in `done`.
+  const done = res.status === 303 ? new URL(String(res.headers.location), s.vaultUrl).searchParams.get('done') : null;
+  if (done !== null) return { result: { status: 'Success', message: done }, Details: { STATUS: done.split(': ').pop() } };
   const secret = /<output class="secret"[^>]*>([^<]*)<\/output>/.exec(res.text);
   if (!secret) throw new Error(`Neither a password nor a refusal (HTTP ${res.status}): ${res.text.slice(0, 300)}`);
   return { result: { status: 'Success' }, Details: { PASSWORD: unescape(secret[1]) } };
@@ -148,6 +151,22 @@ const ROUTES: SecretRoute[] = [
     entry: 'password reconcile',
     refusedAs: 'Password Change Denied',
     send: (s, f, extra = {}) => call(s.vaultUrl, 'post', `${V}/resources/${f.resourceId}/accounts/${f.accountId}/reconcile`, f.caller.token, { ...extra }),
+  },
+  {
+    route: 'POST /console/resources/:rid/accounts/:aid/verify',
+    entry: 'password verification (web console)',
+    refusedAs: 'Password Use Denied',
+    send: async (s, f, extra = {}) => {
+      await s.dataSource.query(`UPDATE resources SET dns_name = '127.0.0.1', remote_port = $2 WHERE id = $1`, [f.resourceId, sink.port]);
+      await bindAsDecided(s.dataSource, f.resourceId);
+      return viaConsole(s, f, extra, 'verify');
+    },
+  },
+  {
+    route: 'POST /console/resources/:rid/accounts/:aid/reconcile',
+    entry: 'password reconcile (web console)',
+    refusedAs: 'Password Change Denied',
+    send: (s, f, extra = {}) => viaConsole(s, f, extra, 'reconcile'),
   },
 ];
 
@@ -387,12 +406,12 @@ describe('secret paths: one gate refuses, and audits, every path alike', () => {
         { operation: 'Destination Approved', outcome: 'Success' },
         { operation: 'Account Modified', outcome: 'Success' },
       ]);
-    } else if (route.entry === 'password verification (logs in with the stored password)') {
+    } else if (route.entry.startsWith('password verification')) {
       // The sink is no SSH server: the target cannot say, which is an answer, not a failure.
       expect(op.result.status).toBe('Success');
       expect(op.Details.STATUS).toBe('UNREACHABLE');
       expect(rows.map((x) => x.operation)).toEqual(['Password Used', 'Password Verified']);
-    } else if (route.entry === 'password change (REMOTE)' || route.entry === 'password reconcile') {
+    } else if (route.entry === 'password change (REMOTE)' || route.entry.startsWith('password reconcile')) {
       expect(op.result.message).toMatch(/Remote password reset is not configured/);
       expect(rows).toEqual([]);
     } else {

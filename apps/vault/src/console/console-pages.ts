@@ -16,6 +16,7 @@ const NAV: [string, string, string?][] = [
   ['accounts', 'Accounts'],
   ['approvals', 'Approvals'],
   ['checkouts', 'My check-outs'],
+  ['rotation', 'Rotation'],
   ['audit', 'Audit', 'audit.read'],
   ['certificates', 'Certificates', 'pki.read'],
   ['password', 'My password'],

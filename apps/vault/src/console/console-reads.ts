@@ -17,6 +17,17 @@ export interface AccountState {
   lastVerifiedAt: Date | null;
 }
 
+export interface RotationRow {
+  group: string;
+  enabled: boolean;
+  every: string;
+  nextRun: Date | null;
+  lastRun: Date | null;
+  done: number;
+  failed: number;
+  lastFailure: string | null;
+}
+
 export interface MyRequest {
   accountId: number;
   accountName: string;
@@ -66,6 +77,25 @@ export class ConsoleReads {
     );
     if (!row) throw AppError.notFound('No such account found');
     return row;
+  }
+
+  /**
+   * The organisation's rotation schedules (GET PASSWORD ROTATION's facts for every group), with
+   * the outcome of each group's last due time: accounts rotated, failed, and the last failure.
+   */
+  rotations(actor: Actor): Promise<RotationRow[]> {
+    return this.dataSource.query(
+      `SELECT g.name AS "group", s.enabled, trim_scale(s.interval_value)::text || ' ' || s.interval_unit AS every,
+         CASE WHEN s.enabled THEN s.next_run END AS "nextRun", s.last_run AS "lastRun",
+         coalesce(last.done, 0)::int AS done, coalesce(last.failed, 0)::int AS failed, last.failure AS "lastFailure"
+       FROM rotation_schedules s JOIN resource_groups g ON g.id = s.group_id
+       LEFT JOIN LATERAL (
+         SELECT count(*) FILTER (WHERE r.status = 'done') AS done, count(*) FILTER (WHERE r.status = 'failed') AS failed,
+           (array_agg(r.message ORDER BY r.finished_at DESC) FILTER (WHERE r.status = 'failed'))[1] AS failure
+         FROM rotation_runs r WHERE r.group_id = g.id AND r.due_at = (SELECT max(due_at) FROM rotation_runs x WHERE x.group_id = g.id)) last ON true
+       WHERE s.org_id = $1 ORDER BY lower(g.name)`,
+      [actor.orgId],
+    );
   }
 
   /** The actor's own requests that are still open: waiting, approved, checked out. */

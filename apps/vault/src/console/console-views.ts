@@ -1,5 +1,5 @@
 import { PasswordRelease } from '../passwords/password-reader';
-import { AccountState, MyRequest } from './console-reads';
+import { AccountState, MyRequest, RotationRow } from './console-reads';
 import { csrfField, layout, notice, PageContext, pager } from './console-pages';
 import { html, Html } from './html';
 
@@ -44,8 +44,10 @@ function accountActions(ctx: PageContext, rid: string, aid: string, s: AccountSt
   const form = (action: string, label: string, withReason: boolean, quiet = false) => html`<form class="inline" method="post" action="${base}/${action}">${csrfField(ctx)}${
     withReason ? html`<label for="${action}-reason-${aid}">Reason</label><input id="${action}-reason-${aid}" name="reason" size="18"> <label for="${action}-ticket-${aid}">Ticket</label><input id="${action}-ticket-${aid}" name="ticket" size="8"> ` : ''
   }<button type="submit"${quiet ? html` class="quiet"` : ''}>${label}</button></form>`;
+  // Accounts under remote reset (verified at least once) can be verified now and reconciled.
+  const remote = s?.passwordStatus ? html`${form('verify', 'Verify now', false, true)}${form('reconcile', 'Reconcile', false, true)}` : '';
   if (!s?.controlled || s.myStatus === 'checked_out') {
-    return html`${form('reveal', 'Reveal password', true)}${s?.myStatus === 'checked_out' ? form('checkin', 'Check in', false, true) : ''}`;
+    return html`${form('reveal', 'Reveal password', true)}${s?.myStatus === 'checked_out' ? form('checkin', 'Check in', false, true) : ''}${remote}`;
   }
   if (s.myStatus === 'approved') return form('checkout', 'Check out', true);
   if (s.myStatus === 'waiting') return html`<span class="muted">Waiting for approval</span>`;
@@ -164,5 +166,20 @@ export function passwordPage(ctx: PageContext, done?: string): string {
 <label for="next">New password (12 characters or more)</label><input id="next" name="next" type="password" autocomplete="new-password" minlength="12" required>
 <label for="again">New password again</label><input id="again" name="again" type="password" autocomplete="new-password" minlength="12" required>
 <p><button type="submit">Change my password</button></p></form>`,
+  );
+}
+
+export function rotationPage(ctx: PageContext, rows: RotationRow[]): string {
+  return layout(
+    'Rotation',
+    ctx,
+    html`<p>Resource groups whose passwords the server rotates on a schedule. Verify or reconcile an account on its resource's page.</p>
+<table><caption>${rows.length} schedule(s)</caption>
+<thead><tr><th scope="col">Resource group</th><th scope="col">Every</th><th scope="col">Next run</th><th scope="col">Last run</th><th scope="col">Last result</th></tr></thead>
+<tbody>${rows.map(
+      (r) => html`<tr><td>${r.group}</td><td>${r.enabled ? r.every : 'disabled'}</td><td>${when(r.nextRun)}</td><td>${when(r.lastRun)}</td><td>${
+        r.lastRun ? html`${r.done} rotated, ${r.failed} failed${r.lastFailure ? html`: ${r.lastFailure}` : ''}` : ''
+      }</td></tr>`,
+    )}</tbody></table>`,
   );
 }

@@ -12,11 +12,13 @@ import { CheckoutService } from '../password-requests/checkout.service';
 import { PasswordRequestsService } from '../password-requests/password-requests.service';
 import { PasswordReader } from '../passwords/password-reader';
 import { ResourcesService } from '../resources/resources.service';
+import { PasswordVerifier } from '../remote-reset/password-verifier';
+import { RemotePasswords } from '../remote-reset/remote-passwords';
 import { CONSOLE_CSS, CONSOLE_JS } from './console-assets';
 import { ConsoleAuth } from './console-auth';
 import { enrolPage, errorPage, layout, PageContext, signInPage, totpPage } from './console-pages';
 import { ConsoleSession, ConsoleSessions, sessionToken } from './console-sessions';
-import { accountsPage, approvalsPage, auditPage, certificatesPage, checkoutsPage, passwordPage, resourcePage, revealPage } from './console-views';
+import { accountsPage, approvalsPage, auditPage, certificatesPage, checkoutsPage, passwordPage, resourcePage, revealPage, rotationPage } from './console-views';
 import { ConsoleReads } from './console-reads';
 import { totpUri } from './totp';
 
@@ -53,6 +55,8 @@ export class ConsoleController {
     private readonly exports: CertificateExportService,
     private readonly audit: AuditWriter,
     private readonly dataSource: DataSource,
+    private readonly verifier: PasswordVerifier,
+    private readonly remote: RemotePasswords,
   ) {}
 
   @Get()
@@ -224,6 +228,33 @@ export class ConsoleController {
       const answer = await this.checkouts.checkin(s.actor, parseId(aid, 'account id'), requester, text(req, 'reason'));
       return HtmlReply.redirect(`/console/checkouts?done=${encodeURIComponent(answer.message)}`);
     });
+  }
+
+  @Post('console/resources/:rid/accounts/:aid/verify')
+  @Public()
+  @SecretPath('use')
+  verify(@Req() req: ParsedRequest, @Param('rid') rid: string, @Param('aid') aid: string) {
+    return this.action(req, 'accounts', async (s) => {
+      const answer = await this.verifier.verifyForCaller(s.actor, parseId(rid, 'resource id'), parseId(aid, 'account id'), text(req, 'reason'), text(req, 'ticket'));
+      const status = (answer.details as Record<string, string> | undefined)?.STATUS;
+      return HtmlReply.redirect(`/console/resources/${parseId(rid, 'resource id')}?done=${encodeURIComponent(`${answer.message}${status ? `: ${status}` : ''}`)}`);
+    });
+  }
+
+  @Post('console/resources/:rid/accounts/:aid/reconcile')
+  @Public()
+  @SecretPath('change')
+  reconcile(@Req() req: ParsedRequest, @Param('rid') rid: string, @Param('aid') aid: string) {
+    return this.action(req, 'accounts', async (s) => {
+      await this.remote.reconcile(s.actor, parseId(rid, 'resource id'), parseId(aid, 'account id'), text(req, 'reason'), text(req, 'ticket'));
+      return HtmlReply.redirect(`/console/resources/${parseId(rid, 'resource id')}?done=${encodeURIComponent('Password reconciled successfully')}`);
+    });
+  }
+
+  @Get('console/rotation')
+  @Public()
+  rotation(@Req() req: ParsedRequest) {
+    return this.page(req, 'rotation', async (s) => rotationPage(s.ctx, await this.reads.rotations(s.actor)));
   }
 
   @Get('console/approvals')

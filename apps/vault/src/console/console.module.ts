@@ -3,6 +3,7 @@ import { CertServiceModule } from '@app/pki/cert-service';
 import { VaultAuditModule } from '../audit/audit.module';
 import { PasswordRequestsModule } from '../password-requests/password-requests.module';
 import { ResourcesModule } from '../resources/resources.module';
+import { RemoteResetModule } from '../remote-reset/remote-reset.module';
 import { ConsoleAuth } from './console-auth';
 import { ConsoleController } from './console.controller';
 import { ConsoleReads } from './console-reads';
@@ -10,7 +11,7 @@ import { ConsoleSessions } from './console-sessions';
 
 /** The web console (issue 36, docs/console.md): pages over the services the API calls. */
 @Module({
-  imports: [ResourcesModule, PasswordRequestsModule, VaultAuditModule, CertServiceModule],
+  imports: [ResourcesModule, PasswordRequestsModule, VaultAuditModule, CertServiceModule, RemoteResetModule],
   controllers: [ConsoleController],
   providers: [ConsoleSessions, ConsoleAuth, ConsoleReads],
 })
