@@ -10,12 +10,13 @@ import { verifyRestoreCommand } from './restore.commands';
 import { setSettingCommand, showSettingsCommand } from './settings.commands';
 import { acceptHostKeyCommand, listHostKeysCommand } from './ssh.commands';
 import {
-  createApiUserCommand, createOrgCommand, listUsersCommand, lockUserCommand, removeInitialTokenCommand, revokeTokenCommand, rotateTokenCommand, setLoginPasswordCommand, unlockUserCommand,
+  createApiUserCommand, createOrgCommand, createUserCommand, listUsersCommand, lockUserCommand, removeInitialTokenCommand, revokeTokenCommand, rotateTokenCommand, setLoginPasswordCommand, unlockUserCommand,
 } from './users.commands';
 
 // Every admin command; feature areas add theirs here.
 export const COMMANDS: AdminCommand[] = [
   createApiUserCommand,
+  createUserCommand,
   listUsersCommand,
   rotateMasterKeyCommand,
   migrateCommand,

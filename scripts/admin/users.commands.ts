@@ -163,3 +163,35 @@ export const setLoginPasswordCommand: AdminCommand = {
     console.log(password);
   },
 };
+
+export const createUserCommand: AdminCommand = {
+  name: 'create-user',
+  usage: 'create-user --username U --role R [--email E] [--org O] [--superadmin]',
+  summary: 'Create a person (not an API user) who signs in to the web console; prints a login password as the last line (audited)',
+  async run(ctx, args) {
+    const username = required(args, 'username');
+    const role = ROLES.find((r) => r.toLowerCase() === required(args, 'role').toLowerCase());
+    if (!role) throw new Error(`--role must be one of: ${ROLES.join(', ')}`);
+    const superAdmin = args.superadmin === true;
+    if (superAdmin && role !== 'Administrator') throw new Error('A super administrator must have the Administrator role');
+    await ensureFirstAdmin(ctx.dataSource, ctx.config.dataDir);
+    const org = await orgId(ctx.dataSource, optional(args, 'org'));
+    const password = randomBytes(15).toString('base64url');
+    const passwordHash = await hash(password, 12);
+    await ctx.dataSource.transaction(async (m) => {
+      const [existing] = await m.query('SELECT id FROM users WHERE org_id = $1 AND username_key = lower($2)', [org, username]);
+      if (existing) throw new Error(`A user named ${username} already exists`);
+      await m.query(
+        `INSERT INTO users (org_id, username, username_key, full_name, email, role, is_super_admin, is_api_user, password_hash)
+         VALUES ($1, $2, lower($2), $2, $3, $4, $5, false, $6)`,
+        [org, username, optional(args, 'email') ?? '', role, superAdmin, passwordHash],
+      );
+      await new AuditWriter(ctx.dataSource).record(
+        { category: 'User', operation: AuditOperation.UserCreated, orgId: org, target: username, description: `user ${username} (${role}${superAdmin ? ', super administrator' : ''}) created by admin CLI` },
+        m,
+      );
+    });
+    console.log(`Created ${username} (${role}${superAdmin ? ', super administrator' : ''}). Console login password (change it on the console):`);
+    console.log(password);
+  },
+};

@@ -92,4 +92,16 @@ describe('admin token lifecycle', () => {
     expect(await audit('User Password Changed')).toEqual([{ target: 'carol', description: 'login password set by the admin CLI' }]);
     await expect(admin('set-login-password', '--username', 'admin')).rejects.toThrow('admin is an API user');
   });
+
+  it('create-user makes a person who signs in to the console with the printed password (an administrator then enrols TOTP)', async () => {
+    const out = await admin('create-user', '--username', 'dana', '--role', 'Administrator', '--superadmin', '--email', 'dana@example.test');
+    const password = out[out.length - 1];
+    const [row] = await s.dataSource.query(`SELECT role, is_super_admin, is_api_user, email FROM users WHERE username = 'dana'`);
+    expect(row).toEqual({ role: 'Administrator', is_super_admin: true, is_api_user: false, email: 'dana@example.test' });
+    const ok = await request(s.vaultUrl).post('/console/sign-in').set('Origin', s.vaultUrl).type('form').send({ username: 'dana', password });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.location).toBe('/console/totp/enrol');
+    expect(await audit('User Added')).toEqual(expect.arrayContaining([{ target: 'dana', description: 'user dana (Administrator, super administrator) created by admin CLI' }]));
+    await expect(admin('create-user', '--username', 'dana', '--role', 'Administrator')).rejects.toThrow('A user named dana already exists');
+  });
 });
