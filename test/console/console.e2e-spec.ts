@@ -313,4 +313,54 @@ describe('web console in a browser', () => {
     expect(await alice.locator('#org').count()).toBe(0);
     await other.close();
   }, 60_000);
+
+  it('an administrator adds a resource, shares it, puts an account under access control and locks a user, each as the API does', async () => {
+    await newUser('frank', 'Administrator', true);
+    await newUser('gina', 'Password User');
+    const ctx = await context();
+    const page = await ctx.newPage();
+    await signIn(page, 'frank');
+    await page.waitForURL(/\/console\/totp\/enrol$/);
+    const secret = (await page.locator('#totp-secret').textContent())!.trim();
+    await page.getByLabel('Code the app shows now').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/\/console\/accounts$/);
+
+    await page.getByRole('link', { name: 'Add a resource' }).click();
+    await page.getByLabel('Resource name').fill('web-1');
+    await page.getByLabel('Account', { exact: true }).fill('deploy');
+    await page.getByLabel('Password', { exact: true }).fill('Deploy-Passw0rd!9');
+    await page.getByRole('button', { name: 'Add' }).click();
+    expect(await textOf(page.getByRole('status'))).toBe('Resource web-1 has been added successfully');
+
+    await page.getByText('Share this resource, or put an account under access control').click();
+    await page.getByLabel('User or user group name').fill('gina');
+    await page.getByLabel('Access', { exact: true }).selectOption('view');
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    expect(await textOf(page.getByRole('status'))).toBe('Resource shared successfully');
+    await page.getByText('Share this resource, or put an account under access control').click();
+    await page.getByLabel('Approvers (user names, comma separated; empty: the administrators)').fill('bob');
+    await page.getByRole('button', { name: 'Put under access control' }).click();
+    expect(await textOf(page.getByRole('status'))).toMatch(/access control/i);
+    const [web] = await s.dataSource.query(`SELECT r.id, a.id AS account_id FROM resources r JOIN accounts a ON a.resource_id = r.id WHERE r.name = 'web-1'`);
+    const [shareRow] = await s.dataSource.query(`SELECT access_type FROM shares sh JOIN users u ON u.id = sh.user_id WHERE sh.resource_id = $1 AND u.username = 'gina'`, [web.id]);
+    expect(shareRow).toEqual({ access_type: 'view' });
+
+    const ginaContext = await context();
+    const gina = await ginaContext.newPage();
+    await signIn(gina, 'gina');
+    await gina.waitForURL(/\/console\/accounts$/);
+    await gina.getByRole('link', { name: 'web-1' }).click();
+    await gina.getByRole('button', { name: 'Request access' }).waitFor();
+
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('row', { name: /gina/ }).getByRole('button', { name: 'Lock' }).click();
+    expect(await textOf(page.getByRole('status'))).toBe('User gina locked successfully');
+    await gina.reload();
+    expect(await textOf(gina.getByRole('alert'))).toMatch(/locked/);
+    const audit = await s.dataSource.query(`SELECT operation FROM audit WHERE actor_name = 'frank' ORDER BY id`);
+    expect(audit.map((r: { operation: string }) => r.operation)).toEqual(expect.arrayContaining(['Resource Added', 'Resource Shared', 'Access Control Configured', 'User Locked']));
+    await ctx.close();
+    await ginaContext.close();
+  }, 90_000);
 });

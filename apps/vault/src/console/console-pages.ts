@@ -19,6 +19,7 @@ const NAV: [string, string, string?][] = [
   ['rotation', 'Rotation'],
   ['audit', 'Audit', 'audit.read'],
   ['certificates', 'Certificates', 'pki.read'],
+  ['users', 'Users', 'user.manage'],
   ['password', 'My password'],
 ];
 

@@ -140,6 +140,21 @@ export class ConsoleReads {
     return row?.is_super_admin === true;
   }
 
+  /** The organisation's users, for the administrators' page. */
+  users(actor: Actor): Promise<{ username: string; role: string; locked: boolean; api: boolean }[]> {
+    return this.dataSource.query('SELECT username, role, locked, is_api_user AS api FROM users WHERE org_id = $1 ORDER BY username_key LIMIT 1000', [actor.orgId]);
+  }
+
+  /** A share's grantee named as the console's form names it: a user or user group of the organisation. */
+  async granteeId(actor: Actor, kind: 'user' | 'group', name: string): Promise<string> {
+    const [row] = await this.dataSource.query(
+      kind === 'user' ? 'SELECT id FROM users WHERE org_id = $1 AND username_key = lower($2)' : 'SELECT id FROM user_groups WHERE org_id = $1 AND lower(name) = lower($2)',
+      [actor.orgId, name.trim()],
+    );
+    if (!row) throw AppError.notFound(`No ${kind === 'user' ? 'user' : 'user group'} named ${name.trim().slice(0, 100)}`);
+    return String(row.id);
+  }
+
   assertPermission(actor: Actor, permission: string): void {
     if (!roleHas(actor.role, permission)) throw AppError.forbidden(`Your role (${actor.role}) does not allow this page`);
   }

@@ -13,7 +13,8 @@ export function accountsPage(ctx: PageContext, q: string, page: number, rows: Re
   return layout(
     'Accounts',
     ctx,
-    html`<form method="get" action="/console/accounts" role="search">
+    html`<p><a href="/console/resources/new">Add a resource</a></p>
+<form method="get" action="/console/accounts" role="search">
   <label for="q">Search resources, accounts or DNS names</label>
   <input id="q" name="q" value="${q}" type="search"> <button type="submit">Search</button>
 </form>
@@ -68,6 +69,7 @@ export function resourcePage(ctx: PageContext, details: Record<string, unknown>,
       const state = states.get(Number(a['ACCOUNT ID']));
       return html`<tr><td>${a['ACCOUNT NAME']}</td><td>${stateOf(state)}</td><td>${accountActions(ctx, rid, a['ACCOUNT ID'], state)}</td></tr>`;
     })}</tbody></table>
+${manageSection(ctx, rid, accounts)}
 <p><a href="/console/accounts">All resources</a></p>`,
   );
 }
@@ -181,5 +183,50 @@ export function rotationPage(ctx: PageContext, rows: RotationRow[]): string {
         r.lastRun ? html`${r.done} rotated, ${r.failed} failed${r.lastFailure ? html`: ${r.lastFailure}` : ''}` : ''
       }</td></tr>`,
     )}</tbody></table>`,
+  );
+}
+
+export function usersPage(ctx: PageContext, users: { username: string; role: string; locked: boolean; api: boolean }[], done?: string): string {
+  return layout(
+    'Users',
+    ctx,
+    html`${notice(done)}
+<table><caption>${users.length} user(s) of ${ctx.actor?.orgName}</caption>
+<thead><tr><th scope="col">User</th><th scope="col">Role</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Action</th></tr></thead>
+<tbody>${users.map(
+      (u) => html`<tr><td>${u.username}</td><td>${u.role}</td><td>${u.api ? 'API user' : 'person'}</td><td>${u.locked ? 'locked' : 'active'}</td><td>
+<form class="inline" method="post" action="/console/users/${encodeURIComponent(u.username)}/${u.locked ? 'unlock' : 'lock'}">${csrfField(ctx)}<button type="submit" class="quiet">${u.locked ? 'Unlock' : 'Lock'}</button></form></td></tr>`,
+    )}</tbody></table>`,
+  );
+}
+
+/** What an owner or administrator does to a resource: share it, put an account under access control. */
+export function manageSection(ctx: PageContext, rid: string, accounts: Record<string, string>[]): Html {
+  return html`<details><summary>Share this resource, or put an account under access control</summary>
+<form method="post" action="/console/resources/${rid}/share">${csrfField(ctx)}
+<label for="grantee">User or user group name</label><input id="grantee" name="grantee" required>
+<label for="kind">Is a</label><select id="kind" name="kind"><option value="user">user</option><option value="group">user group</option></select>
+<label for="access">Access</label><select id="access" name="access"><option>view</option><option>modify</option><option>fullaccess</option><option>revoke</option></select>
+<p><button type="submit">Share</button></p></form>
+<form method="post" action="/console/resources/${rid}/accesscontrol">${csrfField(ctx)}
+<label for="ac-account">Account</label><select id="ac-account" name="account">${accounts.map((a) => html`<option value="${a['ACCOUNT ID']}">${a['ACCOUNT NAME']}</option>`)}</select>
+<label for="ac-approvers">Approvers needed</label><select id="ac-approvers" name="approvers"><option>1</option><option>2</option></select>
+<label for="ac-users">Approvers (user names, comma separated; empty: the administrators)</label><input id="ac-users" name="approverUsers">
+<label for="ac-minutes">Check-out minutes</label><input id="ac-minutes" name="minutes" type="number" min="1" value="60">
+<p><button type="submit">Put under access control</button></p></form></details>`;
+}
+
+export function newResourcePage(ctx: PageContext, error?: string): string {
+  return layout(
+    'Add a resource',
+    ctx,
+    html`${notice(error, 'error')}
+<form method="post" action="/console/resources/new">${csrfField(ctx)}
+<label for="name">Resource name</label><input id="name" name="name" required>
+<label for="type">Type</label><input id="type" name="type" value="Linux" required>
+<label for="dns">DNS name</label><input id="dns" name="dns">
+<label for="account">Account</label><input id="account" name="account" required>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="new-password" required>
+<p><button type="submit">Add</button></p></form>`,
   );
 }

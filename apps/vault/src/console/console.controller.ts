@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { toString as qrSvg } from 'qrcode';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
-import { AppError, ErrorCode, HtmlReply, ParsedRequest, Public, readField } from '@app/http';
+import { AppError, ErrorCode, HtmlReply, ParsedRequest, parseInput, Public, readField } from '@app/http';
 import { SecretPath } from '@app/gate';
 import { CertificatesService, CertificateExportService } from '@app/pki/cert-service';
 import { parseId } from '../common/ids';
@@ -13,12 +13,21 @@ import { PasswordRequestsService } from '../password-requests/password-requests.
 import { PasswordReader } from '../passwords/password-reader';
 import { ResourcesService } from '../resources/resources.service';
 import { PasswordVerifier } from '../remote-reset/password-verifier';
+import { AccessControlDto } from '../password-requests/access-control.dto';
+import { AccessControlService } from '../password-requests/access-control.service';
+import { CreateResourceDto } from '../resources/resource.dto';
+import { ResourceWriter } from '../resources/resource-writer';
+import { ShareDto } from '../sharing/share.dto';
+import { SharingService } from '../sharing/sharing.service';
+import { UsersService } from '../users/users.service';
 import { RemotePasswords } from '../remote-reset/remote-passwords';
 import { CONSOLE_CSS, CONSOLE_JS } from './console-assets';
 import { ConsoleAuth } from './console-auth';
 import { enrolPage, errorPage, layout, PageContext, signInPage, totpPage } from './console-pages';
 import { ConsoleSession, ConsoleSessions, sessionToken } from './console-sessions';
-import { accountsPage, approvalsPage, auditPage, certificatesPage, checkoutsPage, passwordPage, resourcePage, revealPage, rotationPage } from './console-views';
+import {
+  accountsPage, approvalsPage, auditPage, certificatesPage, checkoutsPage, newResourcePage, passwordPage, resourcePage, revealPage, rotationPage, usersPage,
+} from './console-views';
 import { ConsoleReads } from './console-reads';
 import { totpUri } from './totp';
 
@@ -57,6 +66,10 @@ export class ConsoleController {
     private readonly dataSource: DataSource,
     private readonly verifier: PasswordVerifier,
     private readonly remote: RemotePasswords,
+    private readonly sharing: SharingService,
+    private readonly accessControl: AccessControlService,
+    private readonly writer: ResourceWriter,
+    private readonly users: UsersService,
   ) {}
 
   @Get()
@@ -177,6 +190,72 @@ export class ConsoleController {
       const current = pageNumber(page);
       const list = await this.resources.list(s.actor, { SEARCHVALUE: q.trim() || undefined, SEARCHCOLUMN: 'ALL', STARTINDEX: (current - 1) * PAGE_SIZE, LIMIT: PAGE_SIZE });
       return accountsPage(s.ctx, q, current, list.details as Record<string, string>[], list.totalRows ?? 0, PAGE_SIZE);
+    });
+  }
+
+  // Administration: each form is the API operation of the same name, its input checked by that operation's DTO.
+
+  @Get('console/resources/new')
+  @Public()
+  newResourceForm(@Req() req: ParsedRequest) {
+    return this.page(req, 'accounts', async (s) => newResourcePage(s.ctx), 'resource.create');
+  }
+
+  @Post('console/resources/new')
+  @Public()
+  createResource(@Req() req: ParsedRequest) {
+    return this.action(req, 'accounts', async (s) => {
+      this.reads.assertPermission(s.actor, 'resource.create');
+      const dto = parseInput(
+        CreateResourceDto,
+        fieldsOf({ RESOURCENAME: text(req, 'name'), RESOURCETYPE: text(req, 'type'), DNSNAME: text(req, 'dns') || undefined, ACCOUNTNAME: text(req, 'account'), PASSWORD: text(req, 'password') }),
+      );
+      const answer = await this.writer.create(s.actor, dto, undefined);
+      const id = (answer.details as Record<string, string>).RESOURCEID;
+      return HtmlReply.redirect(`/console/resources/${id}?done=${encodeURIComponent(answer.message)}`);
+    });
+  }
+
+  @Post('console/resources/:rid/share')
+  @Public()
+  share(@Req() req: ParsedRequest, @Param('rid') rid: string) {
+    return this.action(req, 'accounts', async (s) => {
+      const resourceId = parseId(rid, 'resource id');
+      const grantee = await this.reads.granteeId(s.actor, text(req, 'kind') === 'group' ? 'group' : 'user', text(req, 'grantee'));
+      const dto = parseInput(ShareDto, fieldsOf({ ACCESSTYPE: text(req, 'access'), ...(text(req, 'kind') === 'group' ? { USERGROUPID: grantee } : { USERID: grantee }) }));
+      const answer = await this.sharing.shareResource(s.actor, resourceId, dto);
+      return HtmlReply.redirect(`/console/resources/${resourceId}?done=${encodeURIComponent(answer.message)}`);
+    });
+  }
+
+  @Post('console/resources/:rid/accesscontrol')
+  @Public()
+  putUnderAccessControl(@Req() req: ParsedRequest, @Param('rid') rid: string) {
+    return this.action(req, 'accounts', async (s) => {
+      const resourceId = parseId(rid, 'resource id');
+      const users = text(req, 'approverUsers').trim();
+      const dto = parseInput(
+        AccessControlDto,
+        fieldsOf({ APPROVAL_REQUIRED: 'true', APPROVERS_REQUIRED: text(req, 'approvers') || '1', ADMINS_APPROVE: users ? 'false' : 'true', APPROVER_USERS: users || undefined, EXCLUSIVE: 'true', CHECKOUT_MINUTES: text(req, 'minutes') || '60' }),
+      );
+      const answer = await this.accessControl.configure(s.actor, resourceId, parseId(text(req, 'account'), 'account id'), dto);
+      return HtmlReply.redirect(`/console/resources/${resourceId}?done=${encodeURIComponent(answer.message)}`);
+    });
+  }
+
+  @Get('console/users')
+  @Public()
+  userList(@Req() req: ParsedRequest) {
+    return this.page(req, 'users', async (s) => usersPage(s.ctx, await this.reads.users(s.actor), flash(req)), 'user.manage');
+  }
+
+  @Post('console/users/:name/:change')
+  @Public()
+  lockUser(@Req() req: ParsedRequest, @Param('name') name: string, @Param('change') change: string) {
+    return this.action(req, 'users', async (s) => {
+      if (change !== 'lock' && change !== 'unlock') throw AppError.notFound('No such change: lock or unlock');
+      const answer = await this.users.setLocked(s.actor, undefined, name, change === 'lock');
+      return HtmlReply.redirect(`/console/users?done=${encodeURIComponent(answer.message)}`);
     });
   }
 
@@ -393,6 +472,11 @@ const PAGE_SIZE = 50;
 
 function secured(reply: HtmlReply): HtmlReply {
   return new HtmlReply(reply.html, reply.httpStatus, { ...SECURITY_HEADERS, ...reply.headers }, reply.contentType);
+}
+
+/** A console form's fields, named as the API operation's DTO names them. */
+function fieldsOf(fields: Record<string, unknown>): (name: string) => unknown {
+  return (name) => fields[name];
 }
 
 function text(req: ParsedRequest, name: string): string {

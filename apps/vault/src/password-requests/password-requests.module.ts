@@ -26,6 +26,6 @@ import { ConnectorRemoteResetter } from './connector-resetter';
     ExpiryChannels,
     { provide: REMOTE_PASSWORD_RESETTER, useClass: ConnectorRemoteResetter },
   ],
-  exports: [CheckinFinisher, RequestSweeper, REMOTE_PASSWORD_RESETTER, PasswordRequestsService, CheckoutService],
+  exports: [CheckinFinisher, RequestSweeper, REMOTE_PASSWORD_RESETTER, PasswordRequestsService, CheckoutService, AccessControlService],
 })
 export class PasswordRequestsModule {}

@@ -41,6 +41,6 @@ import { ResourcesService } from './resources.service';
     SharingService,
     FilesService,
   ],
-  exports: [ResourcesService, PasswordReader, PasswordChanger, PoliciesService, SettingsService],
+  exports: [ResourcesService, PasswordReader, PasswordChanger, PoliciesService, SettingsService, SharingService, ResourceWriter],
 })
 export class ResourcesModule {}

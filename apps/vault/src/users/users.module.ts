@@ -12,5 +12,6 @@ import { UsersService } from './users.service';
   imports: [ResourcesModule, GroupsModule],
   controllers: [UsersController, UsersPrefixBController, OrganizationsController],
   providers: [UsersService, OrganizationAccessService],
+  exports: [UsersService],
 })
 export class UsersModule {}
