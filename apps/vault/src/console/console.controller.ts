@@ -484,13 +484,21 @@ function text(req: ParsedRequest, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** A form post's Origin must be this server's (scheme and host as the request reached it). */
+/**
+ * A form post's Origin must name this server: the host and port the request was sent to. The
+ * scheme is not compared, so a TLS proxy in front (TLS_MODE=off) works; a page of another site
+ * cannot send this host's Origin, whatever its scheme.
+ */
 function sameOrigin(req: ParsedRequest): boolean {
   const origin = req.headers.origin;
   const host = req.headers.host;
-  if (!origin || !host) return false;
-  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  return origin === `${scheme}://${host}`;
+  if (!origin || !host || origin === 'null') return false;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.host === host.toLowerCase();
+  } catch {
+    return false;
+  }
 }
 
 function nextPage(session: ConsoleSession): string {
