@@ -13,4 +13,8 @@ export class AuditQueryDto {
   @OptionalText(30) TODATE?: string;
   /** Keyset paging: entries older than this AUDITID (STARTINDEX is then ignored). */
   @OptionalText(20) BEFOREID?: string;
+  /** Extensions (the console's filters): who acted, the operation, a resource name (part of it, any case). */
+  @OptionalText(255) USERNAME?: string;
+  @OptionalText(100) OPERATIONTYPE?: string;
+  @OptionalText(255) RESOURCENAME?: string;
 }

@@ -123,25 +123,31 @@ export function checkoutsPage(ctx: PageContext, requests: MyRequest[], done?: st
 
 export function auditPage(
   ctx: PageContext,
-  type: string,
+  f: { type: string; user: string; operation: string; resource: string; from: string; to: string },
   rows: Record<string, string>[],
   total: number,
   chain: { sealedRows: string; lastId: string; unsealed: number; sealedAt: Date | null },
 ): string {
   const last = rows[rows.length - 1];
+  const query = new URLSearchParams(Object.entries(f).filter(([, v]) => v)).toString();
   return layout(
     'Audit',
     ctx,
     html`<p class="notice" role="status">Hash chain: ${chain.sealedRows} rows sealed up to id ${chain.lastId}${chain.sealedAt ? html` (${when(chain.sealedAt)})` : ''}; ${chain.unsealed} newer row(s) wait to be sealed. <span class="muted">npm run admin -- verify-audit checks every link.</span></p>
 <form method="get" action="/console/audit"><label for="type">Trail</label>
-<select id="type" name="type"><option value="Resource"${type === 'Resource' ? html` selected` : ''}>Resources and passwords</option><option value="User"${type === 'User' ? html` selected` : ''}>Users and sign-ins</option></select>
-<button type="submit">Show</button> <a href="/console/audit.csv?type=${type}">Download CSV</a></form>
-<table><caption>${total} entries, newest first</caption>
+<select id="type" name="type"><option value="Resource"${f.type === 'Resource' ? html` selected` : ''}>Resources and passwords</option><option value="User"${f.type === 'User' ? html` selected` : ''}>Users and sign-ins</option></select>
+<label for="f-user">By user</label><input id="f-user" name="user" value="${f.user}">
+<label for="f-operation">Operation (exact, e.g. Password Retrieved)</label><input id="f-operation" name="operation" value="${f.operation}">
+<label for="f-resource">Resource name contains</label><input id="f-resource" name="resource" value="${f.resource}">
+<label for="f-from">From (YYYY-MM-DD)</label><input id="f-from" name="from" value="${f.from}">
+<label for="f-to">To (YYYY-MM-DD)</label><input id="f-to" name="to" value="${f.to}">
+<p><button type="submit">Show</button> <a href="/console/audit.csv?${query}">Download CSV</a></p></form>
+<table><caption>${total}${total >= 10_000 ? '+' : ''} entries, newest first</caption>
 <thead><tr><th scope="col">Time</th><th scope="col">Operation</th><th scope="col">By</th><th scope="col">Resource / account</th><th scope="col">Outcome</th><th scope="col">Reason</th></tr></thead>
 <tbody>${rows.map(
       (r) => html`<tr><td>${r.LASTACCESSEDTIME}</td><td>${r.OPERATIONTYPE}</td><td>${r.OPERATEDBY}</td><td>${r.RESOURCENAME}${r.ACCOUNTNAME ? html` / ${r.ACCOUNTNAME}` : ''}</td><td>${r.STATUS}</td><td>${r.REASON}</td></tr>`,
     )}</tbody></table>
-${last && rows.length >= 50 ? html`<p><a href="/console/audit?type=${type}&amp;before=${last.AUDITID}">Older entries</a></p>` : ''}`,
+${last && rows.length >= 50 ? html`<p><a href="/console/audit?${query}${query ? '&' : ''}before=${last.AUDITID}">Older entries</a></p>` : ''}`,
   );
 }
 

@@ -8,6 +8,7 @@ import { SecretPath } from '@app/gate';
 import { CertificatesService, CertificateExportService } from '@app/pki/cert-service';
 import { parseId } from '../common/ids';
 import { AuditReader } from '../audit/audit-reader.service';
+import { AuditQueryDto } from '../audit/audit.dto';
 import { CheckoutService } from '../password-requests/checkout.service';
 import { PasswordRequestsService } from '../password-requests/password-requests.service';
 import { PasswordReader } from '../passwords/password-reader';
@@ -362,20 +363,20 @@ export class ConsoleController {
 
   @Get('console/audit')
   @Public()
-  auditTrail(@Req() req: ParsedRequest, @Query('type') type = 'Resource', @Query('before') before = '') {
+  auditTrail(@Req() req: ParsedRequest, @Query('before') before = '') {
     return this.page(req, 'audit', async (s) => {
-      const kind = type === 'User' ? 'User' : 'Resource';
-      const list = await this.auditReader.page(s.actor, { AUDITTYPE: kind, LIMIT: 50, BEFOREID: before || undefined });
+      const filters = auditFilters(req);
+      const list = await this.auditReader.page(s.actor, { ...auditQuery(filters), LIMIT: 50, BEFOREID: before || undefined });
       const chain = await this.reads.chainStatus();
-      return auditPage(s.ctx, kind, list.details as Record<string, string>[], list.totalRows ?? 0, chain);
+      return auditPage(s.ctx, filters, list.details as Record<string, string>[], list.totalRows ?? 0, chain);
     }, 'audit.read');
   }
 
   @Get('console/audit.csv')
   @Public()
-  auditCsv(@Req() req: ParsedRequest, @Query('type') type = 'Resource') {
+  auditCsv(@Req() req: ParsedRequest) {
     return this.page(req, 'audit', async (s) => {
-      const list = await this.auditReader.page(s.actor, { AUDITTYPE: type === 'User' ? 'User' : 'Resource', LIMIT: 1000 });
+      const list = await this.auditReader.page(s.actor, { ...auditQuery(auditFilters(req)), LIMIT: 1000 });
       return new HtmlReply(toCsv(list.details as Record<string, string>[]), 200, { 'Content-Disposition': 'attachment; filename="audit.csv"' }, 'text/csv; charset=utf-8');
     }, 'audit.read');
   }
@@ -472,6 +473,29 @@ const PAGE_SIZE = 50;
 
 function secured(reply: HtmlReply): HtmlReply {
   return new HtmlReply(reply.html, reply.httpStatus, { ...SECURITY_HEADERS, ...reply.headers }, reply.contentType);
+}
+
+export interface AuditFilters {
+  type: 'Resource' | 'User';
+  user: string;
+  operation: string;
+  resource: string;
+  from: string;
+  to: string;
+}
+
+function auditFilters(req: ParsedRequest): AuditFilters {
+  const q = req.query as Record<string, unknown>;
+  const get = (name: string) => (typeof q[name] === 'string' ? (q[name] as string).trim().slice(0, 255) : '');
+  return { type: get('type') === 'User' ? 'User' : 'Resource', user: get('user'), operation: get('operation'), resource: get('resource'), from: get('from'), to: get('to') };
+}
+
+/** The console's audit filters as GET_AUDIT's input, checked by its DTO like any API call. */
+function auditQuery(f: AuditFilters) {
+  return parseInput(
+    AuditQueryDto,
+    fieldsOf({ AUDITTYPE: f.type, USERNAME: f.user || undefined, OPERATIONTYPE: f.operation || undefined, RESOURCENAME: f.resource || undefined, FROMDATE: f.from || undefined, TODATE: f.to || undefined }),
+  );
 }
 
 /** A console form's fields, named as the API operation's DTO names them. */
