@@ -17,6 +17,8 @@ export class ConsoleSessions1795520000000 implements MigrationInterface {
       stage text NOT NULL CHECK (stage IN ('totp', 'enrol', 'full')),
       -- The organisation a provider user acts in (the API's orgName); NULL: their own.
       org_name text,
+      -- Wrong second-factor codes so far: the fifth ends the session (back to the password).
+      failures integer NOT NULL DEFAULT 0,
       created_at timestamptz NOT NULL DEFAULT now(),
       last_seen_at timestamptz NOT NULL DEFAULT now())`);
     await q.query(`CREATE INDEX console_sessions_user ON console_sessions (user_id)`);

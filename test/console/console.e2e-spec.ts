@@ -242,6 +242,14 @@ describe('web console in a browser', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     expect(await textOf(page.getByRole('alert'))).toBe('Sign-in failed: wrong user name, password or code');
     expect(page.url()).toMatch(/\/console\/totp$/);
+    // Guessing costs the session: the fifth wrong code sends the user back to the password.
+    for (let i = 0; i < 4; i++) {
+      await page.getByLabel('Code from your authenticator app').fill('000000');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('alert').first().waitFor();
+    }
+    expect(await textOf(page.getByRole('alert'))).toBe('Too many wrong codes: sign in again.');
+    expect(await page.getByLabel('User name', { exact: true }).count()).toBe(1);
     // Both failures went through the API's failed-authentication ledger.
     await until(async () => {
       const [row] = await s.dataSource.query(`SELECT count(*)::int AS n FROM audit WHERE operation = 'Authentication Failed' AND description LIKE '%Sign-in failed%'`);

@@ -46,7 +46,9 @@ export class ConsoleAuth {
     if (people.length === 0) await compare(password, DECOY_HASH);
     const user = matches.length === 1 ? matches[0] : undefined;
     const caller = user ? await this.authenticator.callerById(user.id) : undefined;
-    if (!user || !caller) return this.authenticator.refuseSignIn(req, undefined);
+    // The ledger counts failures per user when the name is one person's (who is being guessed).
+    const named = people.length === 1 ? await this.authenticator.callerById(people[0].id) : undefined;
+    if (!user || !caller) return this.authenticator.refuseSignIn(req, named);
     const actor = await this.admitted(caller, req);
     const stage: SessionStage = user.enrolled ? 'totp' : (await this.totpRequired(actor)) ? 'enrol' : 'full';
     if (stage === 'full') await this.recordSignIn(actor, 'password');
@@ -67,7 +69,11 @@ export class ConsoleAuth {
     const caller = await this.authenticator.callerById(session.userId);
     const secret = row?.totp_secret ? await this.keyring.openText(row.totp_secret, TOTP_CONTEXT) : undefined;
     const step = secret ? totpStep(secret, code) : undefined;
-    if (step === undefined || !(await this.takeStep(session.userId, step))) return this.authenticator.refuseSignIn(req, caller);
+    if (step === undefined || !(await this.takeStep(session.userId, step))) {
+      // Guessing codes costs the session after a few tries: the password is asked for again.
+      await this.sessions.failedCode(session);
+      return this.authenticator.refuseSignIn(req, caller);
+    }
     await this.sessions.advance(session, 'full');
     await this.recordSignIn(await this.admitted(caller!, req), 'password and TOTP');
   }
@@ -86,7 +92,10 @@ export class ConsoleAuth {
     const secret = await this.pendingSecret(session);
     const caller = await this.authenticator.callerById(session.userId);
     const step = totpStep(secret, code);
-    if (step === undefined) return this.authenticator.refuseSignIn(req, caller);
+    if (step === undefined) {
+      await this.sessions.failedCode(session);
+      return this.authenticator.refuseSignIn(req, caller);
+    }
     await this.dataSource.query('UPDATE users SET totp_secret = $2, totp_pending = NULL, totp_last_step = $3 WHERE id = $1', [
       session.userId,
       this.keyring.seal(secret, TOTP_CONTEXT),

@@ -5,6 +5,8 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import { hashToken } from '@app/crypto';
 
 export const SESSION_COOKIE = '__Host-credvault';
+/** Wrong second-factor codes one session may send; then the password is asked for again. */
+export const MAX_CODE_FAILURES = 5;
 
 export type SessionStage = 'totp' | 'enrol' | 'full';
 
@@ -69,6 +71,17 @@ export class ConsoleSessions {
 
   async switchOrg(session: ConsoleSession, orgName: string | null): Promise<void> {
     await this.dataSource.query('UPDATE console_sessions SET org_name = $2 WHERE id = $1', [session.id, orgName]);
+  }
+
+  /** Counts a wrong second-factor code; true when the session has had its last try (it is then ended). */
+  async failedCode(session: ConsoleSession): Promise<boolean> {
+    const [rows] = (await this.dataSource.query('UPDATE console_sessions SET failures = failures + 1 WHERE id = $1 RETURNING failures', [session.id])) as [
+      { failures: number }[],
+      number,
+    ];
+    if ((rows[0]?.failures ?? MAX_CODE_FAILURES) < MAX_CODE_FAILURES) return false;
+    await this.end(session);
+    return true;
   }
 
   async end(session: ConsoleSession): Promise<void> {

@@ -133,6 +133,7 @@ export class ConsoleController {
       await this.auth.verifyTotp(req, session, text(req, 'code'));
       return secured(HtmlReply.redirect('/console/accounts'));
     } catch (error) {
+      if (!(await this.sessions.find(sessionToken(req.headers.cookie)))) return secured(this.tooManyCodes());
       return secured(new HtmlReply(totpPage({ csrf: session.csrf }, messageOf(error)), 401));
     }
   }
@@ -155,6 +156,7 @@ export class ConsoleController {
       await this.auth.confirmEnrolment(req, session, text(req, 'code'));
       return secured(HtmlReply.redirect('/console/accounts'));
     } catch (error) {
+      if (!(await this.sessions.find(sessionToken(req.headers.cookie)))) return secured(this.tooManyCodes());
       return secured(new HtmlReply(await this.enrolment(session, messageOf(error)), 401));
     }
   }
@@ -460,6 +462,10 @@ export class ConsoleController {
     const token = Buffer.from(text(req, 'csrf'));
     const expected = Buffer.from(session.csrf);
     return sameOrigin(req) && token.length === expected.length && timingSafeEqual(token, expected);
+  }
+
+  private tooManyCodes(): HtmlReply {
+    return new HtmlReply(signInPage('Too many wrong codes: sign in again.'), 401, { 'Set-Cookie': this.sessions.clearedCookie() });
   }
 
   private async enrolment(session: ConsoleSession, error?: string): Promise<string> {
