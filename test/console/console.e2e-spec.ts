@@ -163,6 +163,9 @@ describe('web console in a browser', () => {
     const res = await page.request.get(`${base}/console/accounts`);
     expect(res.headers()['content-security-policy']).toMatch(/script-src 'self'.*frame-ancestors 'none'/);
     expect(res.headers()['cache-control']).toBe('no-store');
+    // A page with its style sheet and script weighs far under 200 KB.
+    const weight = (await res.body()).length + (await (await page.request.get(`${base}/console/app.css`)).body()).length + (await (await page.request.get(`${base}/console/app.js`)).body()).length;
+    expect(weight).toBeLessThan(200 * 1024);
     await ctx.close();
   }, 60_000);
 
