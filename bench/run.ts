@@ -17,6 +17,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   'preauth-memory': async () => (await import('./preauth-memory')).main(),
   connectors: async () => (await import('./connectors')).main(),
   rotation: async () => (await import('./rotation')).main(),
+  console: async () => (await import('./console')).main(),
 };
 
 async function main(): Promise<void> {
