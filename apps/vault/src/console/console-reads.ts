@@ -15,6 +15,8 @@ export interface AccountState {
   holderUntil: Date | null;
   passwordStatus: string | null;
   lastVerifiedAt: Date | null;
+  /** When a schedule last rotated it. */
+  lastRotatedAt: Date | null;
 }
 
 export interface RotationRow {
@@ -51,7 +53,8 @@ export class ConsoleReads {
     const rows = await this.dataSource.query(
       `SELECT a.id, (ac.id IS NOT NULL) AS controlled, mine.status AS my_status,
          CASE mine.status WHEN 'checked_out' THEN mine.checkout_until ELSE mine.expires_at END AS my_until,
-         holder.username AS holder, holder.checkout_until AS holder_until, a.password_status, a.last_verified_at
+         holder.username AS holder, holder.checkout_until AS holder_until, a.password_status, a.last_verified_at,
+         (SELECT rr.finished_at FROM rotation_runs rr WHERE rr.id = a.last_rotation_run) AS last_rotated_at
        FROM accounts a JOIN resources r ON r.id = a.resource_id LEFT JOIN ${effectiveAccessControl('a')} ON true
        LEFT JOIN LATERAL (SELECT pr.status, pr.expires_at, pr.checkout_until FROM password_requests pr
          WHERE pr.account_id = a.id AND pr.requester_id = $2 AND pr.status IN ('waiting', 'approved', 'checked_out') ORDER BY pr.id DESC LIMIT 1) mine ON true
@@ -63,7 +66,7 @@ export class ConsoleReads {
     return new Map(
       rows.map((r: Record<string, never>) => [
         r.id,
-        { id: r.id, controlled: r.controlled, myStatus: r.my_status, myUntil: r.my_until, holder: r.holder, holderUntil: r.holder_until, passwordStatus: r.password_status, lastVerifiedAt: r.last_verified_at },
+        { id: r.id, controlled: r.controlled, myStatus: r.my_status, myUntil: r.my_until, holder: r.holder, holderUntil: r.holder_until, passwordStatus: r.password_status, lastVerifiedAt: r.last_verified_at, lastRotatedAt: r.last_rotated_at },
       ]),
     );
   }

@@ -37,6 +37,7 @@ function stateOf(s: AccountState | undefined): Html {
   if (s.myStatus === 'approved') parts.push(`your request is approved until ${when(s.myUntil)}`);
   if (s.myStatus === 'checked_out') parts.push(`checked out by you until ${when(s.myUntil)}`);
   if (s.passwordStatus) parts.push(`last verified: ${s.passwordStatus}${s.lastVerifiedAt ? ` (${when(s.lastVerifiedAt)})` : ''}`);
+  if (s.lastRotatedAt) parts.push(`last rotated ${when(s.lastRotatedAt)}`);
   return html`${parts.join('; ')}`;
 }
 
