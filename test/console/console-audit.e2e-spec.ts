@@ -46,4 +46,15 @@ describe('console audit filters', () => {
     expect(lines.slice(1).every((l) => l.includes('alpha'))).toBe(true);
     expect(lines).toHaveLength(3);
   });
+
+  it('the rotation page lists each schedule with its interval and next run', async () => {
+    const group = await call(s.vaultUrl, 'post', '/restapi/json/v1/resourcegroup', s.adminToken, { critgroup: 'nightly', GROUPTYPE: 'static' });
+    expect(group.result.status).toBe('Success');
+    const put = await request(s.vaultUrl).put(`/restapi/json/v1/resourcegroup/${group.Details.RESOURCEGROUPID}/passwordrotation`).set('AUTHTOKEN', s.adminToken).type('form')
+      .send({ INPUT_DATA: JSON.stringify({ operation: { Details: { ENABLED: 'true', INTERVAL: '1', INTERVALUNIT: 'days' } } }) });
+    expect(put.body.operation.result.status).toBe('Success');
+    const page = await request(s.vaultUrl).get('/console/rotation').set('Cookie', cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<td>nightly<\/td><td>1 days<\/td><td>\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/td>/);
+  });
 });

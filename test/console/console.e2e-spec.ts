@@ -284,6 +284,7 @@ describe('web console in a browser', () => {
       ['resource', `/console/resources/${resource.resourceId}`],
       ['approvals', '/console/approvals'],
       ['checkouts', '/console/checkouts'],
+      ['rotation', '/console/rotation'],
       ['password', '/console/password'],
     ]) {
       await page.goto(`${base}${path}`);
