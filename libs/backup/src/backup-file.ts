@@ -46,13 +46,16 @@ export interface BackupSummary {
 
 export class BackupFileError extends Error {}
 
-/** The tables a backup holds: every table of the public schema but TypeORM's migration list. */
+/**
+ * The tables a backup holds: every table of the public schema but TypeORM's migration list. A
+ * partitioned table is read (and loaded) through its parent, never its partitions again.
+ */
 async function tablesOf(client: ClientBase): Promise<{ name: string; columns: string[] }[]> {
   const { rows } = await client.query(
     `SELECT c.relname::text AS name, array_agg(a.attname::text ORDER BY a.attnum) AS columns
      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
-     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND c.relname <> 'migrations'
+     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname <> 'migrations'
      GROUP BY c.relname ORDER BY c.relname`,
   );
   return rows;
