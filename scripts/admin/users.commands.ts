@@ -144,15 +144,16 @@ export const removeInitialTokenCommand: AdminCommand = {
 export const setLoginPasswordCommand: AdminCommand = {
   name: 'set-login-password',
   usage: 'set-login-password --username U [--org O]',
-  summary: 'Give a user (not an API user) a new console login password, printed as the last line (audited); they change it on the console',
+  summary: 'Give a user (not an API user, but for admin) a new console login password, printed as the last line (audited); they change it on the console',
   async run(ctx, args) {
     const org = await orgId(ctx.dataSource, optional(args, 'org'));
     const username = required(args, 'username');
     const password = randomBytes(15).toString('base64url');
     await ctx.dataSource.transaction(async (m) => {
-      const [user] = await m.query('SELECT id, username, is_api_user FROM users WHERE org_id = $1 AND username_key = lower($2) FOR UPDATE', [org, username]);
+      const [user] = await m.query('SELECT id, username, is_api_user, password_hash IS NOT NULL AS has_password FROM users WHERE org_id = $1 AND username_key = lower($2) FOR UPDATE', [org, username]);
       if (!user) throw new Error(`No user named ${username}`);
-      if (user.is_api_user) throw new Error(`${user.username} is an API user: API users sign in with their token, not on the console`);
+      // A program's identity does not gain a console login here; the first start's admin, who has both, may be reset.
+      if (user.is_api_user && !user.has_password) throw new Error(`${user.username} is an API user: API users sign in with their token, not on the console`);
       await m.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [user.id, await hash(password, 12)]);
       await new AuditWriter(ctx.dataSource).record(
         { category: 'User', operation: AuditOperation.UserPasswordChanged, orgId: org, target: user.username, description: 'login password set by the admin CLI' },

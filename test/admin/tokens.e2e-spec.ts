@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { loadConfig } from '@app/config';
@@ -90,7 +90,22 @@ describe('admin token lifecycle', () => {
     expect(ok.status).toBe(303);
     expect(ok.headers['set-cookie'][0]).toMatch(/^__Host-credvault=/);
     expect(await audit('User Password Changed')).toEqual([{ target: 'carol', description: 'login password set by the admin CLI' }]);
-    await expect(admin('set-login-password', '--username', 'admin')).rejects.toThrow('admin is an API user');
+    const api = await request(s.vaultUrl).post('/restapi/json/v1/user').set('AUTHTOKEN', s.adminToken).type('form')
+      .send({ INPUT_DATA: JSON.stringify({ operation: { Details: { USERNAME: 'a-program', ROLE: 'Password User', ISAPIUSER: 'true' } } }) });
+    expect(api.body.operation.result.status).toBe('Success');
+    await expect(admin('set-login-password', '--username', 'a-program')).rejects.toThrow('a-program is an API user');
+  });
+
+  it('the first start\'s admin signs in to the console with DATA_DIR/initial-admin-password (the README), enrols TOTP, and set-login-password resets it', async () => {
+    const file = join(s.config.dataDir, 'initial-admin-password');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const signIn = (pw: string) => request(s.vaultUrl).post('/console/sign-in').set('Origin', s.vaultUrl).type('form').send({ username: 'admin', password: pw });
+    const first = await signIn(readFileSync(file, 'utf8').trim());
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/console/totp/enrol');
+    const out = await admin('set-login-password', '--username', 'admin');
+    expect((await signIn(readFileSync(file, 'utf8').trim())).status).toBe(401);
+    expect((await signIn(out[out.length - 1])).headers.location).toBe('/console/totp/enrol');
   });
 
   it('create-user makes a person who signs in to the console with the printed password (an administrator then enrols TOTP)', async () => {

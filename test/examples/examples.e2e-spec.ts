@@ -69,10 +69,11 @@ describe('examples/ and the first hour against `npm start`', () => {
       expect.stringMatching(/\[Start\] Database schema: applied \d+ migrations$/),
       expect.stringMatching(new RegExp(`\\[Start\\] vault listening on https://127\\.0\\.0\\.1:${ports.vault}$`)),
       expect.stringMatching(new RegExp(`\\[Start\\] pki listening on https://127\\.0\\.0\\.1:${ports.pki}$`)),
-      expect.stringMatching(/^First start: created the administrator "admin"; its API token is in .*initial-admin-token \(mode 0600\); clients verify the services with the CA in .*service-ca\.crt/),
+      expect.stringMatching(/^First start: created the administrator "admin"; its API token is in .*initial-admin-token \(mode 0600\), its console login password in .*initial-admin-password; clients verify the services with the CA in .*service-ca\.crt/),
     ]);
     // Standard output is a pipe here: the token is never printed, and no example uses curl -k.
     expect(text).not.toContain(token());
+    expect(text).not.toContain(readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim());
     expect(text).not.toMatch(/curl -k/);
   });
 

@@ -36,7 +36,7 @@ export async function startTestServices(env: Record<string, string> = {}, databa
   await vault.listen(0, '127.0.0.1');
   await pki.listen(0, '127.0.0.1');
   const dataSource = vault.get(DataSource);
-  const adminToken = (await ensureFirstAdmin(dataSource, dataDir)) ?? '';
+  const adminToken = (await ensureFirstAdmin(dataSource, dataDir))?.token ?? '';
   return {
     vault,
     pki,

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hash } from 'bcrypt';
 import { DataSource, EntityManager } from 'typeorm';
 import { AUDIT_INSERT, auditValues } from '@app/audit';
 import { hashToken, newApiToken } from '@app/crypto';
@@ -58,22 +60,40 @@ export async function insertApiUser(m: EntityManager, input: NewApiUser): Promis
   return { userId: user.id, token };
 }
 
+export const INITIAL_PASSWORD_FILE = 'initial-admin-password';
+
+/** What the first start made: the token for programs, the login password for the console. */
+export interface FirstAdmin {
+  token: string;
+  password: string;
+}
+
 /**
- * First start only: the default organisation and the administrator `admin`, whose token
- * is printed once and written to DATA_DIR/initial-admin-token (0600). Safe when several
- * instances start together (advisory lock).
+ * First start only: the default organisation and the administrator `admin`. It has an API token
+ * (for scripts) and a console login password (for a person, who must add TOTP at the first
+ * sign-in), each printed once and written to DATA_DIR/initial-admin-token and
+ * DATA_DIR/initial-admin-password (0600). Safe when several instances start together
+ * (advisory lock).
  */
-export async function ensureFirstAdmin(dataSource: DataSource, dataDir: string): Promise<string | undefined> {
+export async function ensureFirstAdmin(dataSource: DataSource, dataDir: string): Promise<FirstAdmin | undefined> {
+  const password = randomBytes(15).toString('base64url');
+  const passwordHash = await hash(password, 12);
   const token = await dataSource.transaction(async (m) => {
     await m.query('SELECT pg_advisory_xact_lock(727265652)');
     const [{ n }] = await m.query('SELECT count(*)::int AS n FROM organizations');
     if (n > 0) return undefined;
     const [org] = await m.query('INSERT INTO organizations (name) VALUES ($1) RETURNING id', [DEFAULT_ORG]);
     const admin = { orgId: org.id, username: 'admin', role: 'Administrator', superAdmin: true, fullName: 'Administrator' };
-    return (await createApiUserIn(m, admin)).token;
+    const made = await createApiUserIn(m, admin);
+    await m.query('UPDATE users SET password_hash = $2 WHERE id = $1', [made.userId, passwordHash]);
+    return made.token;
   });
   if (!token) return undefined;
-  const file = join(dataDir, 'initial-admin-token');
-  if (!existsSync(file)) writeFileSync(file, token + '\n', { mode: 0o600 });
-  return token;
+  writeOnce(join(dataDir, 'initial-admin-token'), token);
+  writeOnce(join(dataDir, INITIAL_PASSWORD_FILE), password);
+  return { token, password };
+}
+
+function writeOnce(file: string, secret: string): void {
+  if (!existsSync(file)) writeFileSync(file, secret + '\n', { mode: 0o600 });
 }

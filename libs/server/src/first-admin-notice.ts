@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { FirstAdmin } from './bootstrap-admin';
 
 export interface NoticeOutput {
   isTTY?: boolean;
@@ -18,16 +19,17 @@ export interface FirstAdminPlace {
 export function firstAdminSentence(place: FirstAdminPlace): string {
   const file = join(place.dataDir, 'initial-admin-token');
   const ca = place.caFile ? `; clients verify the services with the CA in ${place.caFile} (CURL_CA_BUNDLE=${place.caFile})` : '';
-  return `First start: created the administrator "admin"; its API token is in ${file} (mode 0600)${ca}`;
+  const password = join(place.dataDir, 'initial-admin-password');
+  return `First start: created the administrator "admin"; its API token is in ${file} (mode 0600), its console login password in ${password}${ca}`;
 }
 
 /**
- * At first start, tells the operator where the administrator's token is. The token itself
+ * At first start, tells the operator where the administrator's token and login password are. The token itself
  * is printed only to a terminal: when standard output is a pipe or a file (a container's
  * log, a journal), those logs outlive the token's secrecy, so only the 0600 file holds it.
  * The example names the port in use and verifies the server (never `curl -k`).
  */
-export function printFirstAdmin(token: string, place: FirstAdminPlace, out: NoticeOutput = process.stdout): void {
+export function printFirstAdmin({ token, password }: FirstAdmin, place: FirstAdminPlace, out: NoticeOutput = process.stdout): void {
   const file = join(place.dataDir, 'initial-admin-token');
   if (!out.isTTY) {
     out.write(`\n${firstAdminSentence(place)}. The token is not printed because standard output is not a terminal.\n`);
@@ -42,6 +44,9 @@ export function printFirstAdmin(token: string, place: FirstAdminPlace, out: Noti
       'Use it as the AUTHTOKEN header, e.g.:',
       ...(place.caFile ? [`  export CURL_CA_BUNDLE=${place.caFile}`] : []),
       `  curl -H "AUTHTOKEN: ${token}" ${place.vaultUrl}/restapi/json/v1/resources`,
+      `People sign in at ${place.vaultUrl}/ : user admin, login password (shown once, also in`,
+      `${join(place.dataDir, 'initial-admin-password')}; a TOTP second factor is set up at the first sign-in):`,
+      `  ${password}`,
       '',
     ].join('\n'),
   );

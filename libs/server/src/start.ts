@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '@app/config';
 import { expectDatabaseConnectionsToClose, leaveShutdownSignalsToProcess, runMigrations } from '@app/persistence';
-import { ensureFirstAdmin } from './bootstrap-admin';
+import { ensureFirstAdmin, FirstAdmin } from './bootstrap-admin';
 import { retireInitialTokenFile } from './api-tokens';
 import { createApp } from './create-app';
 import { firstAdminSentence, printFirstAdmin } from './first-admin-notice';
@@ -38,7 +38,7 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
   const database = await prepareDatabase(config);
   leaveShutdownSignalsToProcess();
   const apps: INestApplication[] = [];
-  let token: string | undefined;
+  let first: FirstAdmin | undefined;
   const scheme = config.tlsMode === 'off' ? 'http' : 'https';
   try {
     const applied = await runMigrations(database.url);
@@ -49,7 +49,7 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
       apps.push(await createApp(service.module(config, database.url), config, tls));
     }
     for (const app of apps) await app.init();
-    token = await ensureFirstAdmin(apps[0].get(DataSource), config.dataDir);
+    first = await ensureFirstAdmin(apps[0].get(DataSource), config.dataDir);
     const retired = await retireInitialTokenFile(apps[0].get(DataSource), config.dataDir);
     if (retired) logger.log(`Removed ${join(config.dataDir, 'initial-admin-token')}: ${retired}`);
     if (tls) await presentCaIssuedCertificate(apps, config);
@@ -64,7 +64,7 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
     await database.stop?.().catch(() => undefined);
     throw error;
   }
-  if (token) {
+  if (first) {
     const vault = services.find((s) => s.name === 'vault') ?? services[0];
     const place = {
       dataDir: config.dataDir,
@@ -73,7 +73,7 @@ export async function startServices(services: ServiceDefinition[]): Promise<void
     };
     // Log shippers keep what they read: the token stays in its file (mode 0600) only.
     if (config.logFormat === 'json') logger.log(firstAdminSentence(place));
-    else printFirstAdmin(token, place);
+    else printFirstAdmin(first, place);
   }
   const stop = async (signal: string) => {
     logger.log(`${signal} received`);

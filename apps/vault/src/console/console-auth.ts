@@ -1,9 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { compare, hash } from 'bcrypt';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
+import { APP_CONFIG, AppConfig } from '@app/config';
 import { actorInOrg, Authenticator, CallerRow, isAdministrativeRole, Permission } from '@app/auth';
 import { Keyring } from '@app/crypto';
+import { INITIAL_PASSWORD_FILE } from '@app/server';
 import { AppError, ErrorCode, ParsedRequest } from '@app/http';
 import { SettingsService } from '../settings/settings.service';
 import { ConsoleSession, ConsoleSessions, SessionStage } from './console-sessions';
@@ -16,8 +20,8 @@ const BCRYPT_COST = 12;
 const DECOY_HASH = '$2b$12$1ZQm4R9qM/rJMoDOAuJUDu3NC5kJ9YBw4LYVuoP8J1PTL8nKK.UhO';
 
 /**
- * Signing in to the console: the user name and login password of a user (not an API user),
- * then a TOTP code, required for administrators and super administrators and for everyone
+ * Signing in to the console: the user name and login password of a user (an API user has none,
+ * but for the first start's `admin`, who is both), then a TOTP code, required for administrators and super administrators and for everyone
  * when the organisation's setting says so. Every failure goes through the API's throttle
  * and failed-authentication ledger; successes and TOTP enrolments are audited.
  */
@@ -30,17 +34,19 @@ export class ConsoleAuth {
     private readonly settings: SettingsService,
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+  private readonly logger = new Logger('ConsoleAuth');
 
   /** First step: a new session at its next stage, or a refusal that says nothing about which part was wrong. */
   async signIn(req: ParsedRequest, username: string, password: string, organisation = ''): Promise<{ token: string; session: ConsoleSession }> {
     // A user name may exist in several organisations: the organisation field chooses, else the password does.
-    const candidates: { id: number; password_hash: string | null; is_api_user: boolean; enrolled: boolean }[] = await this.dataSource.query(
-      `SELECT u.id, u.password_hash, u.is_api_user, u.totp_secret IS NOT NULL AS enrolled FROM users u JOIN organizations o ON o.id = u.org_id
+    const candidates: { id: number; password_hash: string | null; enrolled: boolean }[] = await this.dataSource.query(
+      `SELECT u.id, u.password_hash, u.totp_secret IS NOT NULL AS enrolled FROM users u JOIN organizations o ON o.id = u.org_id
        WHERE u.username_key = lower($1) AND ($2 = '' OR lower(o.name) = lower($2)) ORDER BY u.id LIMIT 5`,
       [username.trim(), organisation.trim()],
     );
-    const people = candidates.filter((c) => !c.is_api_user && c.password_hash);
+    const people = candidates.filter((c) => c.password_hash);
     const matches = [];
     for (const c of people) if (await compare(password, c.password_hash!)) matches.push(c);
     if (people.length === 0) await compare(password, DECOY_HASH);
@@ -116,6 +122,20 @@ export class ConsoleAuth {
     if (next.length < 12 || next.length > 256) throw AppError.invalid('The new password must be 12 to 256 characters');
     await this.dataSource.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [actor.id, await hash(next, BCRYPT_COST)]);
     await this.audit.record({ category: 'User', operation: AuditOperation.UserPasswordChanged, actor, target: actor.username, description: 'own login password (console)' });
+    this.retireInitialPassword(current);
+  }
+
+  /** DATA_DIR/initial-admin-password has done its job once the password it holds is changed. */
+  private retireInitialPassword(oldPassword: string): void {
+    const file = join(this.config.dataDir, INITIAL_PASSWORD_FILE);
+    try {
+      if (existsSync(file) && readFileSync(file, 'utf8').trim() === oldPassword) {
+        rmSync(file);
+        this.logger.log(`Removed ${file}: the password it held was changed`);
+      }
+    } catch (error) {
+      this.logger.warn(`Could not remove ${file}: ${error instanceof Error ? error.message : error}`);
+    }
   }
 
   private async totpRequired(actor: Actor): Promise<boolean> {
