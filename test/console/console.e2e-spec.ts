@@ -1,5 +1,5 @@
 import { Browser, BrowserContext, chromium, Locator, Page } from 'playwright-core';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -133,6 +133,52 @@ describe('web console in a browser', () => {
     await aliceContext.close();
     await bobContext.close();
   }, 120_000);
+
+  it('a request for later carries its window (PAM360 ACCESS later) and shows it', async () => {
+    const ctx = await context();
+    const alice = await ctx.newPage();
+    await signIn(alice, 'alice');
+    await alice.waitForURL(/\/console\/accounts$/);
+    await alice.goto(`${base}/console/resources/${resource.resourceId}`);
+    const local = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    const start = new Date(Date.now() + 86_400_000);
+    start.setSeconds(0, 0);
+    const end = new Date(start.getTime() + 2 * 3_600_000);
+    await alice.getByLabel('Reason').first().fill('maintenance window');
+    await alice.getByText('Later', { exact: true }).click();
+    await alice.getByLabel('From').first().fill(local(start));
+    await alice.getByLabel('Until').first().fill(local(end));
+    await alice.getByRole('button', { name: 'Request access' }).click();
+    expect(await textOf(alice.getByRole('status'))).toBe('Password requested successfully');
+    expect(await textOf(alice.getByRole('row', { name: /postgres/ }))).toMatch(/your request for .* to .* waits for approval/);
+    const [row] = await s.dataSource.query(`SELECT id, window_start, window_end FROM password_requests WHERE account_id = $1 AND status = 'waiting'`, [resource.accountId]);
+    expect([row.window_start, row.window_end]).toEqual([start, end]);
+    await s.dataSource.query(`UPDATE password_requests SET status = 'expired' WHERE id = $1`, [row.id]);
+    await ctx.close();
+  }, 60_000);
+
+  it('the first start\'s admin signs in with DATA_DIR/initial-admin-password, enrols TOTP, and changing that password removes the file', async () => {
+    const file = join(s.config.dataDir, 'initial-admin-password');
+    const ctx = await context();
+    const page = await ctx.newPage();
+    await page.goto(`${base}/`);
+    await page.getByLabel('User name', { exact: true }).fill('admin');
+    await page.getByLabel('Password', { exact: true }).fill(readFileSync(file, 'utf8').trim());
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/console\/totp\/enrol$/);
+    const secret = (await page.locator('#totp-secret').textContent())!.trim();
+    await page.getByLabel('Code the app shows now').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/\/console\/accounts$/);
+    await page.getByRole('link', { name: 'My password' }).click();
+    await page.getByLabel('Current password').fill(readFileSync(file, 'utf8').trim());
+    await page.getByLabel('New password (12 characters or more)').fill('Admin-Own-Passw0rd!');
+    await page.getByLabel('New password again').fill('Admin-Own-Passw0rd!');
+    await page.getByRole('button', { name: 'Change my password' }).click();
+    await textOf(page.getByRole('status'));
+    expect(existsSync(file)).toBe(false);
+    await ctx.close();
+  }, 60_000);
 
   it('names that are markup are text on every page, and no dialog is raised', async () => {
     const ctx = await context();

@@ -32,7 +32,7 @@ describe('password request mail', () => {
   beforeAll(async () => {
     port = await freePort();
     smtp = await startSmtpSink(port);
-    s = await startTestServices({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), SMTP_TLS: 'off', SMTP_FROM: 'vault@example.test' });
+    s = await startTestServices({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), SMTP_TLS: 'off', SMTP_FROM: 'vault@example.test', CONSOLE_URL: 'https://vault.example.test:7272/' });
   });
   afterAll(async () => {
     await s?.close();
@@ -57,12 +57,15 @@ describe('password request mail', () => {
     expect(asked).not.toContain(requester.name + '@');
     expect(asked).toContain(`${requester.name} asks for the password of root on ${r.name}`);
     expect(asked).not.toContain('secret reason 42');
+    const [open] = await s.dataSource.query('SELECT id FROM password_requests WHERE account_id = $1', [r.accountId]);
+    expect(asked).toContain(`https://vault.example.test:7272/console/approvals#request-${open.id}`);
     expect(asked).not.toContain(r.password);
 
     expect((await workflow(s.vaultUrl).approve(approver, r.accountId, requester.id)).result.status).toBe('Success');
     const decided = await until(() => mails().find((m) => m.includes('Your password request was approved')));
     expect(decided).toContain(`X-Envelope-To: ${requester.name}@example.test`);
     expect(decided).toContain(`was approved by ${approver.name}`);
+    expect(decided).toContain('https://vault.example.test:7272/console/checkouts');
     expect(decided).not.toContain(r.password);
   });
 

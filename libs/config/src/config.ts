@@ -25,6 +25,8 @@ export interface AppConfig {
   maxConcurrentUploads: number;
   /** Base URL put in issued certificates for CRLs; defaults to the pki service's own URL. */
   publicUrl?: string;
+  /** The vault as people reach it, for links in mail (CONSOLE_URL). */
+  consoleUrl?: string;
   /** Ports the ACME validator connects to for http-01 (80) and tls-alpn-01 (443); other values are for tests. */
   acmeHttp01Port: number;
   acmeTlsAlpn01Port: number;
@@ -125,6 +127,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxUploadTotal: integer(env, 'MAX_UPLOAD_TOTAL', 32 * 1024 * 1024, 1, 10 * 1024 * 1024 * 1024),
     maxConcurrentUploads: integer(env, 'MAX_CONCURRENT_UPLOADS', 16, 1, 10_000),
     publicUrl: url(env, 'PUBLIC_URL'),
+    consoleUrl: url(env, 'CONSOLE_URL'),
     acmeHttp01Port: port(env, 'ACME_HTTP01_PORT', 80),
     acmeTlsAlpn01Port: port(env, 'ACME_TLSALPN01_PORT', 443),
     unmanagedCertPath: text(env, 'UNMANAGED_CERT_PATH'),

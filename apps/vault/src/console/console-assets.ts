@@ -17,6 +17,7 @@ table { border-collapse: collapse; width: 100%; margin: .6rem 0; }
 caption { text-align: left; font-weight: 600; padding: .3rem 0; }
 th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .35rem .5rem; vertical-align: top; }
 form.inline { display: inline; }
+details.inline { display: inline-block; margin-right: .3rem; } details.inline summary { cursor: pointer; }
 label { display: block; margin: .4rem 0 .1rem; font-weight: 600; }
 label.inline-label { display: inline; margin: 0 .3rem 0 0; }
 input, select, textarea { font: inherit; padding: .3rem .4rem; border: 1px solid #6e7781; border-radius: 4px; }

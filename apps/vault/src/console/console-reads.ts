@@ -11,6 +11,8 @@ export interface AccountState {
   controlled: boolean;
   myStatus: 'waiting' | 'approved' | 'checked_out' | null;
   myUntil: Date | null;
+  /** The start of the window of a request for later, while it is ahead. */
+  myFrom: Date | null;
   holder: string | null;
   holderUntil: Date | null;
   passwordStatus: string | null;
@@ -37,6 +39,8 @@ export interface MyRequest {
   resourceName: string;
   status: string;
   until: Date | null;
+  /** The start of the window of a request for later, while it is ahead. */
+  from: Date | null;
 }
 
 /**
@@ -53,10 +57,11 @@ export class ConsoleReads {
     const rows = await this.dataSource.query(
       `SELECT a.id, (ac.id IS NOT NULL) AS controlled, mine.status AS my_status,
          CASE mine.status WHEN 'checked_out' THEN mine.checkout_until ELSE mine.expires_at END AS my_until,
+         CASE WHEN mine.window_start > now() THEN mine.window_start END AS my_from,
          holder.username AS holder, holder.checkout_until AS holder_until, a.password_status, a.last_verified_at,
          (SELECT rr.finished_at FROM rotation_runs rr WHERE rr.id = a.last_rotation_run) AS last_rotated_at
        FROM accounts a JOIN resources r ON r.id = a.resource_id LEFT JOIN ${effectiveAccessControl('a')} ON true
-       LEFT JOIN LATERAL (SELECT pr.status, pr.expires_at, pr.checkout_until FROM password_requests pr
+       LEFT JOIN LATERAL (SELECT pr.status, pr.expires_at, pr.checkout_until, pr.window_start FROM password_requests pr
          WHERE pr.account_id = a.id AND pr.requester_id = $2 AND pr.status IN ('waiting', 'approved', 'checked_out') ORDER BY pr.id DESC LIMIT 1) mine ON true
        LEFT JOIN LATERAL (SELECT u.username, pr.checkout_until FROM password_requests pr JOIN users u ON u.id = pr.requester_id
          WHERE pr.account_id = a.id AND ${runningCheckoutSql('pr')} ORDER BY pr.id DESC LIMIT 1) holder ON true
@@ -66,7 +71,7 @@ export class ConsoleReads {
     return new Map(
       rows.map((r: Record<string, never>) => [
         r.id,
-        { id: r.id, controlled: r.controlled, myStatus: r.my_status, myUntil: r.my_until, holder: r.holder, holderUntil: r.holder_until, passwordStatus: r.password_status, lastVerifiedAt: r.last_verified_at, lastRotatedAt: r.last_rotated_at },
+        { id: r.id, controlled: r.controlled, myStatus: r.my_status, myUntil: r.my_until, myFrom: r.my_from, holder: r.holder, holderUntil: r.holder_until, passwordStatus: r.password_status, lastVerifiedAt: r.last_verified_at, lastRotatedAt: r.last_rotated_at },
       ]),
     );
   }
@@ -105,7 +110,8 @@ export class ConsoleReads {
   myRequests(actor: Actor): Promise<MyRequest[]> {
     return this.dataSource.query(
       `SELECT a.id AS "accountId", a.name AS "accountName", r.id AS "resourceId", r.name AS "resourceName", pr.status,
-         CASE pr.status WHEN 'checked_out' THEN pr.checkout_until ELSE pr.expires_at END AS until
+         CASE pr.status WHEN 'checked_out' THEN pr.checkout_until ELSE pr.expires_at END AS until,
+         CASE WHEN pr.window_start > now() THEN pr.window_start END AS "from"
        FROM password_requests pr JOIN accounts a ON a.id = pr.account_id JOIN resources r ON r.id = a.resource_id
        WHERE pr.requester_id = $1 AND r.org_id = $2 AND pr.status IN ('waiting', 'approved', 'checked_out')
          AND (pr.status <> 'checked_out' OR pr.checkout_until > now()) AND (pr.status = 'checked_out' OR pr.expires_at > now())

@@ -33,8 +33,9 @@ function stateOf(s: AccountState | undefined): Html {
   if (s.holder) parts.push(`Checked out by ${s.holder} until ${when(s.holderUntil)}`);
   else if (s.controlled) parts.push('Available on request');
   else parts.push('Available');
-  if (s.myStatus === 'waiting') parts.push('your request waits for approval');
-  if (s.myStatus === 'approved') parts.push(`your request is approved until ${when(s.myUntil)}`);
+  const window = s.myFrom ? ` for ${when(s.myFrom)} to ${when(s.myUntil)}` : '';
+  if (s.myStatus === 'waiting') parts.push(`your request${window} waits for approval`);
+  if (s.myStatus === 'approved') parts.push(window ? `your request is approved${window}` : `your request is approved until ${when(s.myUntil)}`);
   if (s.myStatus === 'checked_out') parts.push(`checked out by you until ${when(s.myUntil)}`);
   if (s.passwordStatus) parts.push(`last verified: ${s.passwordStatus}${s.lastVerifiedAt ? ` (${when(s.lastVerifiedAt)})` : ''}`);
   if (s.lastRotatedAt) parts.push(`last rotated ${when(s.lastRotatedAt)}`);
@@ -51,9 +52,19 @@ function accountActions(ctx: PageContext, rid: string, aid: string, s: AccountSt
   if (!s?.controlled || s.myStatus === 'checked_out') {
     return html`${form('reveal', 'Reveal password', true)}${s?.myStatus === 'checked_out' ? form('checkin', 'Check in', false, true) : ''}${remote}`;
   }
-  if (s.myStatus === 'approved') return form('checkout', 'Check out', true);
+  if (s.myStatus === 'approved') return s.myFrom ? html`<span class="muted">Check out from ${when(s.myFrom)}</span>` : form('checkout', 'Check out', true);
   if (s.myStatus === 'waiting') return html`<span class="muted">Waiting for approval</span>`;
-  return form('request', 'Request access', true);
+  return requestForm(ctx, base, aid);
+}
+
+/** Reason, ticket, and a window for later (empty: now, for the access-control setting's time). */
+function requestForm(ctx: PageContext, base: string, aid: string): Html {
+  const field = (name: string, label: string, attrs: Html) => html`<label for="request-${name}-${aid}">${label}</label><input id="request-${name}-${aid}" name="${name}" ${attrs}> `;
+  return html`<form class="inline" method="post" action="${base}/request">${csrfField(ctx)}${field('reason', 'Reason', html`size="18"`)}${field('ticket', 'Ticket', html`size="8"`)}<details class="inline"><summary>Later</summary>${field(
+    'from',
+    'From',
+    html`type="datetime-local"`,
+  )}${field('until', 'Until', html`type="datetime-local"`)}</details><button type="submit">Request access</button></form>`;
 }
 
 export function resourcePage(ctx: PageContext, details: Record<string, unknown>, states: Map<number, AccountState>, done?: string): string {
@@ -96,7 +107,7 @@ export function approvalsPage(ctx: PageContext, groups: Record<string, unknown>[
 <table><caption>${rows.length} request(s) waiting for your decision</caption>
 <thead><tr><th scope="col">Requested by</th><th scope="col">Resource / account</th><th scope="col">Reason</th><th scope="col">Requested</th><th scope="col">Decision</th></tr></thead>
 <tbody>${rows.map(
-      (r) => html`<tr><td>${r.requester}</td><td>${r['RESOURCE NAME']} / ${r['ACCOUNT NAME']}</td><td>${r.REASON}</td><td>${r['REQUESTED TIME']}</td><td>
+      (r) => html`<tr id="request-${r['REQUEST ID']}"><td>${r.requester}</td><td>${r['RESOURCE NAME']} / ${r['ACCOUNT NAME']}</td><td>${r.REASON}</td><td>${r['REQUESTED TIME']}</td><td>
 <form class="inline" method="post" action="/console/approvals/${r['ACCOUNT ID']}/${r.requesterId}/approve">${csrfField(ctx)}<button type="submit">Approve</button></form>
 <form class="inline" method="post" action="/console/approvals/${r['ACCOUNT ID']}/${r.requesterId}/reject">${csrfField(ctx)}<label for="comment-${r['REQUEST ID']}">Comment</label><input id="comment-${r['REQUEST ID']}" name="comment" size="16"> <button type="submit" class="quiet">Reject</button></form>
 </td></tr>`,
@@ -113,7 +124,7 @@ export function checkoutsPage(ctx: PageContext, requests: MyRequest[], done?: st
 <table><caption>Your open requests and check-outs</caption>
 <thead><tr><th scope="col">Resource / account</th><th scope="col">State</th><th scope="col">Action</th></tr></thead>
 <tbody>${requests.map(
-      (r) => html`<tr><td><a href="/console/resources/${r.resourceId}">${r.resourceName}</a> / ${r.accountName}</td><td>${label[r.status] ?? r.status} ${r.status === 'waiting' ? '' : when(r.until)}</td><td>${
+      (r) => html`<tr><td><a href="/console/resources/${r.resourceId}">${r.resourceName}</a> / ${r.accountName}</td><td>${label[r.status] ?? r.status} ${r.status === 'waiting' ? '' : when(r.until)}${r.from ? ` (window from ${when(r.from)})` : ''}</td><td>${
         r.status === 'checked_out'
           ? html`<form class="inline" method="post" action="/console/resources/${r.resourceId}/accounts/${r.accountId}/checkin">${csrfField(ctx)}<button type="submit">Check in now</button></form>`
           : ''

@@ -7,6 +7,7 @@ import { AuditReader } from '../audit/audit-reader.service';
 import { AuditQueryDto } from '../audit/audit.dto';
 import { CheckoutService } from '../password-requests/checkout.service';
 import { PasswordRequestsService } from '../password-requests/password-requests.service';
+import { fromDateTimeLocal } from '../password-requests/request-window';
 import { PasswordReader } from '../passwords/password-reader';
 import { PasswordVerifier } from '../remote-reset/password-verifier';
 import { RemotePasswords } from '../remote-reset/remote-passwords';
@@ -78,7 +79,9 @@ export class ConsoleController {
   @Public()
   request(@Req() req: ParsedRequest, @Param('rid') rid: string, @Param('aid') aid: string) {
     return this.requests.action(req, 'accounts', async (s) => {
-      const answer = await this.passwordRequests.request(s.actor, parseId(aid, 'account id'), { REASON: text(req, 'reason'), TICKETID: text(req, 'ticket') || undefined });
+      const [from, until] = [text(req, 'from'), text(req, 'until')];
+      const window = from || until ? { ACCESS: 'later', STARTTIME: fromDateTimeLocal(from), ENDTIME: fromDateTimeLocal(until) } : {};
+      const answer = await this.passwordRequests.request(s.actor, parseId(aid, 'account id'), { REASON: text(req, 'reason'), TICKETID: text(req, 'ticket') || undefined, ...window });
       return HtmlReply.redirect(`/console/resources/${parseId(rid, 'resource id')}?done=${encodeURIComponent(answer.message)}`);
     });
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, reply, Reply } from '@app/http';
+import { displayTime } from '../common/format';
 import { resourceVisibleSql } from '@app/gate';
 import { IN_USE_STATUSES } from '@app/gate';
 import { adminApprover, approverSql, effectiveAccessControl, isUniqueViolation, minutesSql } from './access-sql';
@@ -23,7 +24,8 @@ export class CheckoutService {
     try {
       await this.dataSource.transaction(async (m) => {
         const [req] = await m.query(
-          `SELECT pr.id, pr.status, pr.expires_at <= now() AS expired, a.name AS account_name, r.id AS resource_id,
+          `SELECT pr.id, pr.status, pr.expires_at <= now() AS expired, pr.window_start > now() AS early, pr.window_start, pr.window_end,
+             a.name AS account_name, r.id AS resource_id,
              r.name AS resource_name, ac.id AS ac_id, ac.exclusive, ac.checkout_minutes, ac.reason_required
            FROM password_requests pr JOIN accounts a ON a.id = pr.account_id JOIN resources r ON r.id = a.resource_id
              LEFT JOIN ${effectiveAccessControl('a')} ON true
@@ -34,6 +36,7 @@ export class CheckoutService {
         );
         if (!req) throw await explainMissing(m, actor, accountId, actor.id);
         if (req.expired) throw AppError.conflict('The password request has expired');
+        if (req.early) throw AppError.conflict(`The password request is for ${displayTime(req.window_start)} to ${displayTime(req.window_end)}: check it out from ${displayTime(req.window_start)}`);
         if (!req.ac_id) throw AppError.invalid('Password access control is no longer enabled for this account: retrieve the password directly');
         if (req.reason_required && !reason.trim()) throw AppError.invalid('REASON is required to check out this password');
         // Check-outs of one account queue on its row; the unique index is the backstop.
@@ -46,7 +49,7 @@ export class CheckoutService {
         if (holder) throw AppError.conflict(ALREADY_CHECKED_OUT);
         await m.query(
           `UPDATE password_requests SET status = 'checked_out', exclusive = $2, checked_out_at = now(),
-             checkout_until = now() + ${minutesSql('$3::float8')} WHERE id = $1`,
+             checkout_until = least(now() + ${minutesSql('$3::float8')}, window_end) WHERE id = $1`,
           [req.id, req.exclusive, req.checkout_minutes],
         );
         await this.audit.record(
@@ -60,7 +63,7 @@ export class CheckoutService {
             accountName: req.account_name,
             requestId: req.id,
             reason,
-            description: `For ${req.checkout_minutes} min${req.exclusive ? ', exclusive' : ''}`,
+            description: `For ${req.checkout_minutes} min${req.window_end ? ` at most, to the end of its window ${displayTime(req.window_end)}` : ''}${req.exclusive ? ', exclusive' : ''}`,
           },
           m,
         );

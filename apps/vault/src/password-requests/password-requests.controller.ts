@@ -4,7 +4,7 @@ import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation } from '@app/http';
 import { parseId } from '../common/ids';
 import { CheckoutService } from './checkout.service';
-import { DecisionDto, RequestPasswordDto } from './password-request.dto';
+import { DecisionDto, RequestAccessDto, RequestPasswordDto } from './password-request.dto';
 import { PasswordRequestsService } from './password-requests.service';
 
 /** Spec ops 10-15: the password access workflow. */
@@ -18,7 +18,7 @@ export class PasswordRequestsController {
 
   @Post(':aid/requestpassword')
   @Operation('REQUEST_PASSWORD', Permission.PasswordRetrieve)
-  request(@CurrentActor() actor: Actor, @Param('aid') aid: string, @Input(RequestPasswordDto) dto: RequestPasswordDto) {
+  request(@CurrentActor() actor: Actor, @Param('aid') aid: string, @Input(RequestAccessDto) dto: RequestAccessDto) {
     return this.requests.request(actor, parseId(aid, 'account id'), dto);
   }
 

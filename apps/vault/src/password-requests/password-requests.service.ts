@@ -6,7 +6,8 @@ import { displayTime } from '../common/format';
 import { isSelfOrControlled, resourceVisibleSql, samePerson, visibilityParams } from '@app/gate';
 import { adminApprover, approverSql, effectiveAccessControl, isUniqueViolation, minutesSql } from './access-sql';
 import { RequestNotices } from './request-notices';
-import { RequestPasswordDto } from './password-request.dto';
+import { RequestAccessDto } from './password-request.dto';
+import { requestWindow } from './request-window';
 import { explainMissing, noSuchRequest, STATUS_WAITING } from './request-state';
 
 interface LockedRequest {
@@ -37,10 +38,11 @@ export class PasswordRequestsService {
     private readonly notices: RequestNotices,
   ) {}
 
-  async request(actor: Actor, accountId: number, dto: RequestPasswordDto): Promise<Reply> {
+  async request(actor: Actor, accountId: number, dto: RequestAccessDto): Promise<Reply> {
     const reason = dto.REASON?.trim() ?? '';
+    const window = requestWindow(dto);
     try {
-      const waiting = await this.dataSource.transaction(async (m) => {
+      const made = await this.dataSource.transaction(async (m) => {
         const [target] = await m.query(
           `SELECT a.id, a.name, r.id AS resource_id, r.name AS resource_name, r.org_id, ac.id AS ac_id,
              ac.approval_required, ac.approvers_required, ac.request_ttl_minutes, ac.reason_required
@@ -52,9 +54,11 @@ export class PasswordRequestsService {
         if (!target.ac_id) throw AppError.invalid('Password access control is not enabled for this account: retrieve the password directly');
         if (target.reason_required && !reason) throw AppError.invalid('REASON is required to request this password');
         const [created] = await m.query(
-          `INSERT INTO password_requests (account_id, requester_id, status, reason, ticket_id, approvers_required, approved_by, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, '{}', now() + ${minutesSql('$7::float8')}) RETURNING id`,
-          [accountId, actor.id, target.approval_required ? 'waiting' : 'approved', reason, dto.TICKETID ?? '', target.approvers_required, target.request_ttl_minutes],
+          `INSERT INTO password_requests (account_id, requester_id, status, reason, ticket_id, approvers_required, approved_by,
+             window_start, window_end, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, '{}', $8, $9, coalesce($9, now() + ${minutesSql('$7::float8')})) RETURNING id`,
+          [accountId, actor.id, target.approval_required ? 'waiting' : 'approved', reason, dto.TICKETID ?? '', target.approvers_required, target.request_ttl_minutes,
+            window?.start ?? null, window?.end ?? null],
         );
         await this.audit.record(
           {
@@ -68,13 +72,15 @@ export class PasswordRequestsService {
             requestId: created.id,
             reason,
             ticketId: dto.TICKETID,
-            description: target.approval_required ? '' : 'Approval not required',
+            description: [target.approval_required ? '' : 'Approval not required', window ? `For ${displayTime(window.start)} to ${displayTime(window.end)}` : '']
+              .filter(Boolean)
+              .join('; '),
           },
           m,
         );
-        return target.approval_required as boolean;
+        return { waiting: target.approval_required as boolean, id: created.id as number };
       });
-      if (waiting) this.notices.requested(accountId, actor.id);
+      if (made.waiting) this.notices.requested(made.id, accountId, actor.id);
     } catch (error) {
       if (isUniqueViolation(error)) throw AppError.conflict('You already have an open request for this password');
       throw error;
@@ -85,7 +91,7 @@ export class PasswordRequestsService {
   /** Requests waiting for the caller's decision, grouped by requester. */
   async pending(actor: Actor): Promise<Reply> {
     const rows: Record<string, any>[] = await this.dataSource.query(
-      `SELECT pr.id, pr.requester_id, u.username, u.full_name, pr.reason, pr.requested_at, pr.expires_at,
+      `SELECT pr.id, pr.requester_id, u.username, u.full_name, pr.reason, pr.requested_at, pr.expires_at, pr.window_start, pr.window_end,
          a.id AS account_id, a.name AS account_name, r.id AS resource_id, r.name AS resource_name
        FROM password_requests pr JOIN users u ON u.id = pr.requester_id
          JOIN accounts a ON a.id = pr.account_id JOIN resources r ON r.id = a.resource_id
@@ -117,8 +123,8 @@ export class PasswordRequestsService {
         STATUS: 'WAITING FOR APPROVAL',
         'REQUESTED TIME': displayTime(row.requested_at),
         REASON: row.reason,
-        START_TIME: displayTime(row.requested_at),
-        END_TIME: displayTime(row.expires_at),
+        START_TIME: displayTime(row.window_start ?? row.requested_at),
+        END_TIME: displayTime(row.window_end ?? row.expires_at),
       });
     }
     return listReply('Password requests fetched successfully', [...groups.values()]);
@@ -138,7 +144,7 @@ export class PasswordRequestsService {
         `UPDATE password_requests SET approved_by = array_append(approved_by, $2),
            status = CASE WHEN $3 THEN 'approved' ELSE status END,
            decided_by = CASE WHEN $3 THEN $2 ELSE decided_by END,
-           expires_at = CASE WHEN $3 THEN now() + ${minutesSql('$4::float8')} ELSE expires_at END
+           expires_at = CASE WHEN $3 THEN coalesce(window_end, now() + ${minutesSql('$4::float8')}) ELSE expires_at END
          WHERE id = $1`,
         [req.id, actor.id, done, req.request_ttl_minutes],
       );

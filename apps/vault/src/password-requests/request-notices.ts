@@ -1,6 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { hostname } from 'node:os';
 import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '@app/config';
 import { isAdministrativeRole, Permission, ROLE_PERMISSIONS, roleHas } from '@app/auth';
 import { resourceVisibleSql } from '@app/gate';
 import { MetricsService } from '@app/observability';
@@ -30,18 +32,22 @@ interface Subject {
 export class RequestNotices {
   private readonly logger = new Logger('RequestNotices');
   private readonly sent: Counter<'event' | 'outcome'>;
+  /** Where the links in the mails point: CONSOLE_URL, else this vault's own address. */
+  private readonly console: string;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly channels: ExpiryChannels,
     metrics: MetricsService,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
+    this.console = (config.consoleUrl ?? `${config.tlsMode === 'off' ? 'http' : 'https'}://${hostname()}:${config.vaultPort}`).replace(/\/+$/, '') + '/console';
     this.sent = new Counter({ name: 'credvault_request_notices_total', help: 'Mails about password requests, by event and outcome', labelNames: ['event', 'outcome'], registers: [metrics.registry] });
     for (const event of ['requested', 'decided']) for (const outcome of ['sent', 'failed']) this.sent.inc({ event, outcome }, 0);
   }
 
   /** Fire and forget: the caller's answer never waits for mail. */
-  requested(accountId: number, requesterId: number): void {
+  requested(requestId: number, accountId: number, requesterId: number): void {
     void this.send('requested', async () => {
       const subject = await this.subject(accountId, requesterId);
       const [row] = await this.dataSource.query(
@@ -58,7 +64,7 @@ export class RequestNotices {
         text: [
           `${subject.requester} asks for the password of ${subject.account} on ${subject.resource}.`,
           '',
-          'Decide on the console: Approvals (/console/approvals on the vault). The reason is shown there.',
+          `Decide on the console, where the reason is shown: ${this.console}/approvals#request-${requestId}`,
         ].join('\n'),
         recipients: row.emails as string[],
         webhook: { event: 'password.request_waiting', resource: subject.resource, account: subject.account, requester: subject.requester },
@@ -71,7 +77,7 @@ export class RequestNotices {
       const subject = await this.subject(accountId, requesterId);
       return {
         subject: `Your password request was ${decision}: ${subject.account} on ${subject.resource}`,
-        text: `Your request for the password of ${subject.account} on ${subject.resource} was ${decision} by ${by}.\n\nSee My check-outs on the console (/console/checkouts on the vault).`,
+        text: `Your request for the password of ${subject.account} on ${subject.resource} was ${decision} by ${by}.\n\nSee My check-outs on the console: ${this.console}/checkouts`,
         recipients: subject.requesterEmail ? [subject.requesterEmail] : [],
         webhook: { event: `password.request_${decision}`, resource: subject.resource, account: subject.account, requester: subject.requester, by },
       };
