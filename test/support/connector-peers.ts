@@ -3,6 +3,7 @@ import { Attribute, Change, Client } from 'ldapts';
 import { ConnectorKind, ConnectorTarget, Credential, accountDn } from '@app/connectors';
 import { startMariadb } from './mariadb';
 import { startPostgresPeer } from './postgres-peer';
+import { startSamba } from './samba';
 import { startSlapd } from './slapd';
 import { startSshd } from './sshd';
 
@@ -38,10 +39,10 @@ export interface ConnectorPeer {
   stop(): Promise<void>;
 }
 
-export const PEER_KINDS: ConnectorKind[] = ['ssh', 'postgresql', 'mysql', 'ldap'];
+export const PEER_KINDS: ConnectorKind[] = ['ssh', 'postgresql', 'mysql', 'ldap', 'ad'];
 
 export function startPeer(kind: ConnectorKind): Promise<ConnectorPeer> {
-  return { ssh: sshPeer, postgresql: postgresqlPeer, mysql: mysqlPeer, ldap: ldapPeer }[kind]();
+  return { ssh: sshPeer, postgresql: postgresqlPeer, mysql: mysqlPeer, ldap: ldapPeer, ad: adPeer }[kind]();
 }
 
 const rand = () => randomBytes(4).toString('hex');
@@ -208,5 +209,37 @@ async function ldapPeer(): Promise<ConnectorPeer> {
       await root.unbind().catch(() => undefined);
       await slapd.stop();
     },
+  };
+}
+
+async function adPeer(): Promise<ConnectorPeer> {
+  const dc = await startSamba();
+  // Over LDAPS, verified against the certificate the fixture made for the DC's address.
+  const target: ConnectorTarget = { host: dc.host, port: dc.ldapsPort, orgId: 0, tls: 'verify', caCert: dc.certPem, userDn: dc.baseDn };
+  const lesser = 'Peer-Lesser-Pass-1';
+  const writer = `vtw${rand()}`;
+  const reader = `vtr${rand()}`;
+  await dc.createUser(writer, lesser);
+  await dc.addMember('Domain Admins', writer);
+  await dc.createUser(reader, lesser);
+  return {
+    kind: 'ad',
+    resourceType: 'Windows Domain',
+    target,
+    config: { DNSNAME: dc.host, TLS: 'verify', CACERT: dc.certPem, USERDN: dc.baseDn },
+    untrusted: { target: { ...target, caCert: undefined }, config: { DNSNAME: dc.host, TLS: 'verify', USERDN: dc.baseDn } },
+    trusted: { target: { ...target, tls: 'starttls', port: dc.ldapPort }, config: { DNSNAME: dc.host, PORT: String(dc.ldapPort), TLS: 'starttls', CACERT: dc.certPem, USERDN: dc.baseDn } },
+    admin: dc.admin,
+    lesserAdmins: { writer: { username: `${writer}@${dc.domain}`, password: lesser }, reader: { username: `LAB\\${reader}`, password: lesser } },
+    // Names AD allows that would break a spliced filter or DN.
+    hostileNames: ['x)(cn', 'o(brien)&x', 'a(b)!c'],
+    async createAccount(password, name = `vt${rand()}`) {
+      await dc.createUser(name, password);
+      return name;
+    },
+    setPassword: (name, password) => dc.setPassword(name, password),
+    login: (name, password) => dc.login(name, password),
+    adminIntact: () => dc.login('Administrator', dc.admin.password),
+    stop: () => dc.stop(),
   };
 }

@@ -5,7 +5,7 @@
  * in, close. A connector decides nothing about access and never touches the vault's
  * tables: the caller hands it a credential the gate has already released.
  */
-export type ConnectorKind = 'ssh' | 'postgresql' | 'mysql' | 'ldap';
+export type ConnectorKind = 'ssh' | 'postgresql' | 'mysql' | 'ldap' | 'ad';
 
 /** How the connection is protected: `verify` checks the peer's certificate and name, `require` only encrypts. */
 export type TlsMode = 'off' | 'require' | 'verify' | 'starttls';
@@ -21,7 +21,7 @@ export interface ConnectorTarget {
   tls: TlsMode;
   /** PEM certificates `verify` trusts instead of the system store. */
   caCert?: string;
-  /** LDAP: the DN template of an account, `{account}` standing for its escaped name. */
+  /** LDAP: the DN template of an account, `{account}` standing for its escaped name. Active Directory: the base DN its accounts are found under. */
   userDn?: string;
   /** SSH: the host key the operator expects (`SHA256:...`). */
   expectedHostKey?: string;
@@ -48,6 +48,12 @@ export interface Connector {
   readonly defaultPort: number;
   /** The TLS modes this kind accepts (the first is the default). */
   readonly tlsModes: readonly TlsMode[];
+  /**
+   * What the target demands of a new password beyond the vault's policy, met by generated
+   * passwords: at least `minLength` when the account names no policy of its own, and never the
+   * account's name in it (Active Directory's complexity rule).
+   */
+  readonly passwordRules?: { minLength: number; notContainingAccount: boolean };
   /** Logs in as the administrator; throws a ConnectorError (auth_failed, unreachable, tls, ...). */
   connect(target: ConnectorTarget, admin: Credential): Promise<AdminSession>;
   /**
@@ -58,8 +64,12 @@ export interface Connector {
   verify(target: ConnectorTarget, account: string, password: string, administrator?: boolean): Promise<boolean>;
 }
 
-/** Why a connector failed; `auth_failed` is the one that means "this password does not log in". */
-export type ConnectorFailure = 'unreachable' | 'timeout' | 'tls' | 'auth_failed' | 'permission_denied' | 'not_found' | 'invalid' | 'failed';
+/**
+ * Why a connector failed; `auth_failed` is the one that means "this password does not log in".
+ * `policy`: the target refused the new password by its own rules (nothing changed); `expired`:
+ * the password is right but the target wants it changed before it logs in.
+ */
+export type ConnectorFailure = 'unreachable' | 'timeout' | 'tls' | 'auth_failed' | 'permission_denied' | 'not_found' | 'invalid' | 'policy' | 'expired' | 'failed';
 
 /** A connector's failure; the message names host, port and account only, never a password. */
 export class ConnectorError extends Error {
@@ -120,7 +130,7 @@ const TLS_CODES = new Set([
 /** Why a certificate was refused, when the error is a certificate or handshake failure. */
 function tlsFailure(e: (NodeJS.ErrnoException & { library?: string }) | undefined): string | undefined {
   if (!e) return undefined;
-  if (e.code && TLS_CODES.has(e.code)) return `the certificate was refused (${e.code})`;
-  if (e.code?.startsWith('ERR_SSL_') || e.library === 'SSL routines') return `handshake failed (${e.code ?? 'ssl'})`;
+  if (typeof e.code === 'string' && TLS_CODES.has(e.code)) return `the certificate was refused (${e.code})`;
+  if ((typeof e.code === 'string' && e.code.startsWith('ERR_SSL_')) || e.library === 'SSL routines') return `handshake failed (${e.code ?? 'ssl'})`;
   return undefined;
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Attribute, Change, Client, InsufficientAccessError, InvalidCredentialsError, NoSuchAttributeError, NoSuchObjectError, PresenceFilter, ProtocolError, UnavailableCriticalExtensionError } from 'ldapts';
-import { AdminSession, Connector, ConnectorError, ConnectorTarget, Credential, DEFAULT_TIMEOUT_MS, networkFailure, where } from './connector';
+import { AdminSession, Connector, ConnectorError, ConnectorTarget, networkFailure, where } from './connector';
 import { accountDn, accountsBase, passwordModifyRequest } from './ldap-dn';
-import { checkTlsMode, tlsOptions } from './tls';
+import { openDirectory } from './ldap-client';
+import { checkTlsMode } from './tls';
 
 // A simple bind sends the password as it is: only over TLS whose certificate is checked (issue 33).
 const MODES = ['starttls', 'verify'] as const;
@@ -123,17 +124,13 @@ async function bound(target: ConnectorTarget, dn: string, password: string): Pro
   checkTlsMode(target, MODES);
   // An empty password would be an unauthenticated bind (RFC 4513 5.1.2), which "succeeds".
   if (!password) throw new ConnectorError('auth_failed', `Login as ${dn} to ${where(target)} was refused: empty password`);
-  const timeout = target.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const tls = tlsOptions({ ...target, tls: target.tls === 'starttls' ? 'verify' : target.tls });
-  const ldaps = target.tls === 'verify';
-  const host = target.host.includes(':') ? `[${target.host}]` : target.host;
-  const client = new Client({ url: `${ldaps ? 'ldaps' : 'ldap'}://${host}:${target.port}`, connectTimeout: timeout, timeout, tlsOptions: ldaps ? tls : undefined, strictDN: false });
+  let client: Client | undefined;
   try {
-    if (target.tls === 'starttls') await client.startTLS({ ...tls, host: target.host });
+    client = await openDirectory(target);
     await client.bind(dn, password);
     return client;
   } catch (error) {
-    await client.unbind().catch(() => undefined);
+    await client?.unbind().catch(() => undefined);
     if (error instanceof InvalidCredentialsError) throw new ConnectorError('auth_failed', `Login as ${dn} to ${where(target)} was refused`);
     throw mapError(error, target, dn);
   }

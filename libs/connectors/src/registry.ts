@@ -1,3 +1,4 @@
+import { activeDirectoryConnector } from './active-directory.connector';
 import { Connector, ConnectorKind } from './connector';
 import { ldapConnector } from './ldap.connector';
 import { mysqlConnector } from './mysql.connector';
@@ -9,6 +10,7 @@ export const CONNECTORS: Record<ConnectorKind, Connector> = {
   postgresql: postgresqlConnector,
   mysql: mysqlConnector,
   ldap: ldapConnector,
+  ad: activeDirectoryConnector,
 };
 
 // Resource types (lower-cased) each connector serves; adding a kind adds a line here.
@@ -21,6 +23,9 @@ const KIND_OF_TYPE: Record<string, ConnectorKind> = {
   mariadb: 'mysql',
   'ldap server': 'ldap',
   ldap: 'ldap',
+  'windows domain': 'ad',
+  windowsdomain: 'ad',
+  'active directory': 'ad',
 };
 
 /** The connector of a resource type, or undefined when no connector serves it. */
@@ -30,4 +35,4 @@ export function connectorForType(resourceType: string): Connector | undefined {
 }
 
 /** The resource types a connector serves, for messages. */
-export const SUPPORTED_TYPES = ['Linux', 'Unix', 'PostgreSQL', 'MySQL Server', 'MariaDB', 'LDAP Server'];
+export const SUPPORTED_TYPES = ['Linux', 'Unix', 'PostgreSQL', 'MySQL Server', 'MariaDB', 'LDAP Server', 'Windows Domain'];

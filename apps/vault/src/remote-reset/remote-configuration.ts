@@ -190,7 +190,7 @@ function proposed(current: RemoteSettings, dto: ConfigureRemoteResetDto, host: s
     tls: dto.TLS ?? current.tls,
     database: dto.DATABASE ?? current.database ?? undefined,
     caCert: dto.CACERT === undefined ? (current.ca_cert ?? undefined) : dto.CACERT.trim() || undefined,
-    userDn: dto.USERDN ?? current.user_dn ?? undefined,
+    userDn: dto.USERDN ?? dto.BASEDN ?? current.user_dn ?? undefined,
   };
 }
 
@@ -208,6 +208,9 @@ function checked(connector: Connector, next: Proposed, orgId: number): Connector
   if (connector.kind === 'ldap' && !(next.userDn && validUserDnTemplate(next.userDn))) {
     throw AppError.invalid('USERDN must be a DN template whose first value is {account}, such as uid={account},ou=people,dc=example,dc=org');
   }
+  if (connector.kind === 'ad' && !(next.userDn && /(^|,)\s*dc\s*=/i.test(next.userDn) && !next.userDn.includes('{account}'))) {
+    throw AppError.invalid('USERDN (or BASEDN) must be the base DN the accounts are found under, such as CN=Users,DC=example,DC=org');
+  }
   return {
     host: next.host,
     port: next.port ?? defaultPort(connector, tls),
@@ -215,7 +218,7 @@ function checked(connector: Connector, next: Proposed, orgId: number): Connector
     tls,
     database: connector.kind === 'postgresql' ? (next.database ?? 'postgres') : undefined,
     caCert: next.caCert,
-    userDn: connector.kind === 'ldap' ? next.userDn : undefined,
+    userDn: connector.kind === 'ldap' || connector.kind === 'ad' ? next.userDn : undefined,
   };
 }
 

@@ -14,7 +14,7 @@ import { certainlyUnchanged, connectorAppError, connectorOf, RemoteSettings, SET
 import { RotationEvents } from '../rotation/rotation-events';
 import { SyncRecorder } from './sync-recorder';
 
-const KIND_LABELS: Record<ConnectorKind, string> = { ssh: 'SSH', postgresql: 'PostgreSQL', mysql: 'MySQL', ldap: 'LDAP' };
+const KIND_LABELS: Record<ConnectorKind, string> = { ssh: 'SSH', postgresql: 'PostgreSQL', mysql: 'MySQL', ldap: 'LDAP', ad: 'Active Directory' };
 
 type Decide = (m: EntityManager) => Promise<GrantedAccount>;
 type NewPassword = string | ((account: GrantedAccount) => Promise<string>);
@@ -112,10 +112,22 @@ export class RemotePasswords {
     );
   }
 
-  /** A new password from the account's policy (the built-in default when it names none). */
-  async generate(account: { org_id: number; password_policy: string }): Promise<string> {
-    const policy = (await this.policies.find(account.org_id, account.password_policy)) ?? findBuiltinPolicy(DEFAULT_POLICY_NAME)!;
-    return generatePassword(policy);
+  /**
+   * A new password from the account's policy (the built-in default when it names none), shaped
+   * by what the target's kind demands (Connector.passwordRules).
+   */
+  async generate(account: { org_id: number; password_policy: string; name: string; resource_id: number }): Promise<string> {
+    const named = await this.policies.find(account.org_id, account.password_policy);
+    const [resource] = await this.dataSource.query('SELECT type FROM resources WHERE id = $1', [account.resource_id]);
+    const rules = connectorForType(resource?.type ?? '')?.passwordRules;
+    let policy = named ?? findBuiltinPolicy(DEFAULT_POLICY_NAME)!;
+    if (rules && !named) policy = { ...policy, minLength: Math.max(policy.minLength, rules.minLength), maxLength: Math.max(policy.maxLength, rules.minLength) };
+    const holdsName = (password: string) => !!rules?.notContainingAccount && account.name.length >= 3 && password.toLowerCase().includes(account.name.toLowerCase());
+    for (let tries = 0; tries < 100; tries++) {
+      const password = generatePassword(policy);
+      if (!holdsName(password)) return password;
+    }
+    throw AppError.invalid(`Password policy ${policy.name} keeps producing passwords that contain the account name ${account.name}`);
   }
 
   /**

@@ -15,6 +15,8 @@ export class ConfigureRemoteResetDto {
   @OptionalText(65_536) CACERT?: string;
   /** LDAP: the DN of an account, `{account}` standing for its name (escaped per RFC 4514). */
   @OptionalText(1000) USERDN?: string;
+  /** Active Directory: the base DN its accounts are found under (stored as USERDN). */
+  @OptionalText(1000) BASEDN?: string;
   /** Logging in with the stored password is a use of it: the gate may ask for a reason and a ticket. */
   @OptionalText(1000) REASON?: string;
   @OptionalText(200) TICKETID?: string;

@@ -48,9 +48,10 @@ export function targetOf(settings: RemoteSettings, connector: Connector, destina
   };
 }
 
-/** The kind's port; LDAPS (TLS from the first byte) listens on 636. */
+/** The kind's port; for directories LDAPS (TLS from the first byte) listens on 636, StartTLS on 389. */
 export function defaultPort(connector: Connector, tls: TlsMode): number {
-  return connector.kind === 'ldap' && (tls === 'verify' || tls === 'require') ? 636 : connector.defaultPort;
+  if (connector.kind === 'ldap' || connector.kind === 'ad') return tls === 'starttls' ? 389 : 636;
+  return connector.defaultPort;
 }
 
 /** A connector's failure as the envelope's: bad settings are INVALID_INPUT, anything the target said is REMOTE_FAILURE. */
@@ -61,5 +62,5 @@ export function connectorAppError(error: unknown, context: string): unknown {
 
 /** Failures after which the target certainly did not change the password (refused before or instead of the change). */
 export function certainlyUnchanged(error: unknown): boolean {
-  return error instanceof ConnectorError && (error.unsent || ['auth_failed', 'permission_denied', 'not_found', 'invalid', 'tls'].includes(error.reason));
+  return error instanceof ConnectorError && (error.unsent || ['auth_failed', 'permission_denied', 'not_found', 'invalid', 'policy', 'tls'].includes(error.reason));
 }
