@@ -31,6 +31,10 @@ needs=(
   patronictl=patroni
   etcd=etcd-server           # ... with etcd as its store
   chromium=chromium          # the web console driven in a real browser (playwright-core)
+  samba=samba                # Samba as an Active Directory domain controller (the ad connector, directory sign-in) ...
+  samba-tool=samba-common-bin
+  samba_setup=samba-ad-provision   # ... provisioned from its templates
+  samba_dsdb=samba-dsdb-modules    # ... with the directory's own modules
   "$@"
 )
 
@@ -40,6 +44,8 @@ have() {
   # Any python3 on PATH that has it will do (the machine's image may bring it through pip).
   if [ "$1" = openapi_spec_validator ]; then python3 -c "import $1" >/dev/null 2>&1 || /usr/bin/python3 -c "import $1" >/dev/null 2>&1; return; fi
   if [ "$1" = pg_ctl ]; then ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; return; fi
+  if [ "$1" = samba_setup ]; then [ -d /usr/share/samba/setup ]; return; fi
+  if [ "$1" = samba_dsdb ]; then ls /usr/lib/*/samba/ldb/acl.so >/dev/null 2>&1; return; fi
   command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]
 }
 

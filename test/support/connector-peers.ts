@@ -226,7 +226,7 @@ async function adPeer(): Promise<ConnectorPeer> {
     kind: 'ad',
     resourceType: 'Windows Domain',
     target,
-    config: { DNSNAME: dc.host, TLS: 'verify', CACERT: dc.certPem, USERDN: dc.baseDn },
+    config: { DNSNAME: dc.host, PORT: String(dc.ldapsPort), TLS: 'verify', CACERT: dc.certPem, USERDN: dc.baseDn },
     untrusted: { target: { ...target, caCert: undefined }, config: { DNSNAME: dc.host, TLS: 'verify', USERDN: dc.baseDn } },
     trusted: { target: { ...target, tls: 'starttls', port: dc.ldapPort }, config: { DNSNAME: dc.host, PORT: String(dc.ldapPort), TLS: 'starttls', CACERT: dc.certPem, USERDN: dc.baseDn } },
     admin: dc.admin,

@@ -33,6 +33,8 @@ export interface SambaFixture {
   addMember(group: string, user: string): Promise<void>;
   removeMember(group: string, user: string): Promise<void>;
   createOu(name: string): Promise<string>;
+  /** Sets attributes of the domain object (minPwdLength, pwdProperties...). */
+  setDomainPolicy(values: Record<string, string>): Promise<void>;
   /** Whether `name` (sAMAccountName) binds with `password`. */
   login(name: string, password: string): Promise<boolean>;
   stop(): Promise<void>;
@@ -153,6 +155,9 @@ export async function startSamba(): Promise<SambaFixture> {
       },
       async removeMember(group, user) {
         await admin.modify(await dnOf(group), new Change({ operation: 'delete', modification: new Attribute({ type: 'member', values: [await dnOf(user)] }) }));
+      },
+      async setDomainPolicy(values) {
+        for (const [type, value] of Object.entries(values)) await replace(BASE, type, [value]);
       },
       async createOu(name) {
         const dn = `OU=${name},${BASE}`;

@@ -1,4 +1,4 @@
-import { AndFilter, Attribute, Change, Client, EqualityFilter, InsufficientAccessError, InvalidCredentialsError, NoSuchObjectError, OrFilter, ResultCodeError, StrongAuthRequiredError } from 'ldapts';
+import { AndFilter, Attribute, Change, Client, EqualityFilter, ExtensibleFilter, NotFilter, InsufficientAccessError, InvalidCredentialsError, NoSuchObjectError, OrFilter, ResultCodeError, StrongAuthRequiredError } from 'ldapts';
 import { AdminSession, Connector, ConnectorError, ConnectorTarget, networkFailure, where } from './connector';
 import { adFailure, bindName, domainOf, unicodePwd } from './active-directory';
 import { openDirectory } from './ldap-client';
@@ -7,6 +7,8 @@ import { checkTlsMode } from './tls';
 // AD sets unicodePwd only over an encrypted connection, and a bind sends the password: LDAPS or StartTLS, checked.
 const MODES = ['verify', 'starttls'] as const;
 const ACCOUNT_DISABLE = 0x2;
+// LDAP_MATCHING_RULE_BIT_AND: userAccountControl with the bit set.
+const BIT_AND = '1.2.840.113556.1.4.803';
 
 /**
  * Active Directory domain controllers (Windows, Samba). The administrator (`DOMAIN\name`,
@@ -58,7 +60,13 @@ class AdSession implements AdminSession {
   async checkPrivilege(): Promise<void> {
     const base = baseOf(this.target);
     try {
-      const filter = new AndFilter({ filters: [new EqualityFilter({ attribute: 'objectCategory', value: 'person' }), new EqualityFilter({ attribute: 'objectClass', value: 'user' })] });
+      const filter = new AndFilter({
+        filters: [
+          new EqualityFilter({ attribute: 'objectCategory', value: 'person' }),
+          new EqualityFilter({ attribute: 'objectClass', value: 'user' }),
+          new NotFilter({ filter: new ExtensibleFilter({ rule: BIT_AND, matchType: 'userAccountControl', value: String(ACCOUNT_DISABLE) }) }),
+        ],
+      });
       const { searchEntries } = await this.client.search(base, { scope: 'sub', filter, attributes: ['allowedAttributesEffective', 'sAMAccountName'], sizeLimit: 5, paged: false });
       const entry = searchEntries.find((e) => !sameName(String(e.sAMAccountName), this.admin)) ?? searchEntries[0];
       if (!entry) return; // No account under the base yet: nothing to prove the right on.

@@ -121,7 +121,8 @@ export class RemotePasswords {
     const [resource] = await this.dataSource.query('SELECT type FROM resources WHERE id = $1', [account.resource_id]);
     const rules = connectorForType(resource?.type ?? '')?.passwordRules;
     let policy = named ?? findBuiltinPolicy(DEFAULT_POLICY_NAME)!;
-    if (rules && !named) policy = { ...policy, minLength: Math.max(policy.minLength, rules.minLength), maxLength: Math.max(policy.maxLength, rules.minLength) };
+    // The built-in policies are the default; an organisation's own policy is followed as written.
+    if (rules && (!named || findBuiltinPolicy(named.name))) policy = { ...policy, minLength: Math.max(policy.minLength, rules.minLength), maxLength: Math.max(policy.maxLength, rules.minLength) };
     const holdsName = (password: string) => !!rules?.notContainingAccount && account.name.length >= 3 && password.toLowerCase().includes(account.name.toLowerCase());
     for (let tries = 0; tries < 100; tries++) {
       const password = generatePassword(policy);
