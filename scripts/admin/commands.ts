@@ -4,6 +4,7 @@ import { verifyAuditCommand } from './audit.commands';
 import { backupCommand, restoreCommand } from './backup.commands';
 import { certificateFieldCommand, listCertificateFieldsCommand } from './certificate-fields.commands';
 import { AdminCommand } from './command';
+import { directoryCommand, directorySyncCommand } from './directory.commands';
 import { migrateCommand, rotateMasterKeyCommand } from './keys.commands';
 import { addPolicyCommand, listPoliciesCommand } from './policies.commands';
 import { verifyRestoreCommand } from './restore.commands';
@@ -42,4 +43,6 @@ export const COMMANDS: AdminCommand[] = [
   acceptHostKeyCommand,
   listCertificateFieldsCommand,
   certificateFieldCommand,
+  directoryCommand,
+  directorySyncCommand,
 ];

@@ -35,6 +35,8 @@ export interface SambaFixture {
   createOu(name: string): Promise<string>;
   /** Sets attributes of the domain object (minPwdLength, pwdProperties...). */
   setDomainPolicy(values: Record<string, string>): Promise<void>;
+  renameUser(name: string, newName: string): Promise<void>;
+  deleteUser(name: string): Promise<void>;
   /** Whether `name` (sAMAccountName) binds with `password`. */
   login(name: string, password: string): Promise<boolean>;
   stop(): Promise<void>;
@@ -155,6 +157,14 @@ export async function startSamba(): Promise<SambaFixture> {
       },
       async removeMember(group, user) {
         await admin.modify(await dnOf(group), new Change({ operation: 'delete', modification: new Attribute({ type: 'member', values: [await dnOf(user)] }) }));
+      },
+      async renameUser(name, newName) {
+        const dn = await dnOf(name);
+        await replace(dn, 'sAMAccountName', [newName]);
+        await replace(dn, 'userPrincipalName', [`${newName}@${REALM.toLowerCase()}`]);
+      },
+      async deleteUser(name) {
+        await admin.del(await dnOf(name));
       },
       async setDomainPolicy(values) {
         for (const [type, value] of Object.entries(values)) await replace(BASE, type, [value]);

@@ -10,6 +10,7 @@ import { ResourceGroupsModule } from './resource-groups/resource-groups.module';
 import { RotationModule } from './rotation/rotation.module';
 import { BackupsModule } from './backups/backups.module';
 import { ConsoleModule } from './console/console.module';
+import { DirectoryModule } from './directory/directory.module';
 import { RotationEventsModule } from './rotation/rotation-events.module';
 import { RemoteResetModule } from './remote-reset/remote-reset.module';
 import { ResourcesModule } from './resources/resources.module';
@@ -21,7 +22,7 @@ export class VaultModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     return {
       module: VaultModule,
-      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule, RemoteResetModule, PasswordRequestsModule, VaultSshModule, UsersModule, ResourceGroupsModule, RotationEventsModule, RotationModule, BackupsModule, ConsoleModule, VaultAuditModule, VaultDiscoveryModule, VaultCertificatesModule],
+      imports: [CoreModule.forRoot(config, databaseUrl, 'vaultA'), ResourcesModule, RemoteResetModule, PasswordRequestsModule, VaultSshModule, UsersModule, ResourceGroupsModule, RotationEventsModule, RotationModule, BackupsModule, DirectoryModule, ConsoleModule, VaultAuditModule, VaultDiscoveryModule, VaultCertificatesModule],
     };
   }
 }

@@ -20,14 +20,14 @@ interface TokenOwner {
 }
 
 async function ownerOf(m: EntityManager, orgId: number, username: string): Promise<TokenOwner> {
-  const [user] = await m.query('SELECT id, org_id, username, is_api_user FROM users WHERE org_id = $1 AND username_key = lower($2) FOR UPDATE', [orgId, username]);
+  // A person may hold a token too (one they made on the console): any user's tokens rotate and revoke.
+  const [user] = await m.query('SELECT id, org_id, username FROM users WHERE org_id = $1 AND username_key = lower($2) FOR UPDATE', [orgId, username]);
   if (!user) throw new Error(`No user named ${username}`);
-  if (!user.is_api_user) throw new Error(`${user.username} is not an API user: it has no token`);
   return user;
 }
 
 /**
- * A new token for an API user; every token it had stops working at once on every instance
+ * A new token for a user; every token it had stops working at once on every instance
  * (each request looks its token up). Returns the new token, shown once.
  */
 export async function rotateApiToken(dataSource: DataSource, orgId: number, username: string, via: string): Promise<{ username: string; token: string; revoked: RevokedTokens }> {

@@ -7,8 +7,9 @@ import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { actorInOrg, Authenticator, CallerRow, isAdministrativeRole, Permission } from '@app/auth';
 import { Keyring } from '@app/crypto';
-import { INITIAL_PASSWORD_FILE } from '@app/server';
+import { INITIAL_PASSWORD_FILE, rotateApiToken } from '@app/server';
 import { AppError, ErrorCode, ParsedRequest } from '@app/http';
+import { DirectorySignIn } from '../directory/directory-sign-in';
 import { SettingsService } from '../settings/settings.service';
 import { ConsoleSession, ConsoleSessions, SessionStage } from './console-sessions';
 import { newTotpSecret, totpStep } from './totp';
@@ -35,6 +36,7 @@ export class ConsoleAuth {
     private readonly keyring: Keyring,
     private readonly audit: AuditWriter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly directory: DirectorySignIn,
   ) {}
   private readonly logger = new Logger('ConsoleAuth');
 
@@ -49,15 +51,25 @@ export class ConsoleAuth {
     const people = candidates.filter((c) => c.password_hash);
     const matches = [];
     for (const c of people) if (await compare(password, c.password_hash!)) matches.push(c);
-    if (people.length === 0) await compare(password, DECOY_HASH);
-    const user = matches.length === 1 ? matches[0] : undefined;
+    let user: { id: number; enrolled: boolean } | undefined = matches.length === 1 ? matches[0] : undefined;
+    let how = 'password';
+    if (people.length === 0) {
+      // No local password holds this name: the directory's, when one is configured (issue 37).
+      const id = await this.directory.authenticate(username, password, organisation);
+      if (id === undefined) await compare(password, DECOY_HASH);
+      else {
+        const [row] = await this.dataSource.query('SELECT id, totp_secret IS NOT NULL AS enrolled FROM users WHERE id = $1', [id]);
+        user = row;
+        how = 'the directory password';
+      }
+    }
     const caller = user ? await this.authenticator.callerById(user.id) : undefined;
     // The ledger counts failures per user when the name is one person's (who is being guessed).
-    const named = people.length === 1 ? await this.authenticator.callerById(people[0].id) : undefined;
+    const named = candidates.length === 1 ? await this.authenticator.callerById(candidates[0].id) : undefined;
     if (!user || !caller) return this.authenticator.refuseSignIn(req, named);
     const actor = await this.admitted(caller, req);
     const stage: SessionStage = user.enrolled ? 'totp' : (await this.totpRequired(actor)) ? 'enrol' : 'full';
-    if (stage === 'full') await this.recordSignIn(actor, 'password');
+    if (stage === 'full') await this.recordSignIn(actor, how);
     return this.sessions.create(caller.id, stage);
   }
 
@@ -123,6 +135,11 @@ export class ConsoleAuth {
     await this.dataSource.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [actor.id, await hash(next, BCRYPT_COST)]);
     await this.audit.record({ category: 'User', operation: AuditOperation.UserPasswordChanged, actor, target: actor.username, description: 'own login password (console)' });
     this.retireInitialPassword(current);
+  }
+
+  /** A new API token of the signed-in user, shown once; every earlier one stops working (audited). */
+  async newOwnToken(actor: Actor): Promise<string> {
+    return (await rotateApiToken(this.dataSource, actor.orgId, actor.username, `console, by ${actor.username}`)).token;
   }
 
   /** DATA_DIR/initial-admin-password has done its job once the password it holds is changed. */

@@ -185,7 +185,21 @@ export function passwordPage(ctx: PageContext, done?: string): string {
 <label for="current">Current password</label><input id="current" name="current" type="password" autocomplete="current-password" required>
 <label for="next">New password (12 characters or more)</label><input id="next" name="next" type="password" autocomplete="new-password" minlength="12" required>
 <label for="again">New password again</label><input id="again" name="again" type="password" autocomplete="new-password" minlength="12" required>
-<p><button type="submit">Change my password</button></p></form>`,
+<p><button type="submit">Change my password</button></p></form>
+<h2>API token</h2>
+<p>A token lets your scripts call the API as you (the <code>AUTHTOKEN</code> header). A new one replaces every token you had.</p>
+<form method="post" action="/console/token">${csrfField(ctx)}<p><button type="submit" class="quiet">Create a new API token</button></p></form>`,
+  );
+}
+
+export function tokenPage(ctx: PageContext, token: string): string {
+  return layout(
+    'Your new API token',
+    ctx,
+    html`<p>Shown once; every earlier token of yours has stopped working.</p>
+<p><output class="secret" id="new-token">${token}</output></p>
+<p class="muted">Send it as the <code>AUTHTOKEN</code> header. This creation is in the audit trail.</p>
+<p><a href="/console/password">Back</a></p>`,
   );
 }
 

@@ -15,7 +15,7 @@ import { ResourcesService } from '../resources/resources.service';
 import { ConsoleAuth } from './console-auth';
 import { ConsoleReads } from './console-reads';
 import { ConsoleRequests, fieldsOf, flash, text } from './console-requests';
-import { accountsPage, approvalsPage, auditPage, certificatesPage, checkoutsPage, passwordPage, resourcePage, revealPage, rotationPage } from './console-views';
+import { accountsPage, approvalsPage, auditPage, certificatesPage, checkoutsPage, passwordPage, resourcePage, revealPage, rotationPage, tokenPage } from './console-views';
 
 const PAGE_SIZE = 50;
 
@@ -211,7 +211,14 @@ export class ConsoleController {
     });
   }
 
-  /** A page for a signed-in user; the second factor first when it is due. */
+  /** A person's own API token (a directory user has no other way to one): every earlier one revoked. */
+  @Post('console/token')
+  @Public()
+  createToken(@Req() req: ParsedRequest) {
+    return this.requests.action(req, 'password', async (s) => {
+      return new HtmlReply(tokenPage(s.ctx, await this.auth.newOwnToken(s.actor)));
+    });
+  }
 }
 
 function toCsv(rows: Record<string, string>[]): string {
