@@ -5,6 +5,10 @@ import { inputData, Json } from '../support/http';
 import { SambaFixture, startSamba } from '../support/samba';
 import { totpCode } from '../../apps/vault/src/console/totp';
 import { createUserWithToken } from '../support/app';
+import { loadConfig } from '@app/config';
+import { COMMANDS } from '../../scripts/admin/commands';
+import { openAdminContext } from '../../scripts/admin/context';
+import { parseArgs } from '../../scripts/admin/args';
 
 const V1 = '/restapi/json/v1';
 const PASSWORDS = { dana: 'Dana-Directory-Pass-1', eric: 'Eric-Directory-Pass-1', frank: 'Frank-Directory-Pass-1', admin: 'Fake-Admin-Pass-1' };
@@ -130,6 +134,27 @@ describe('sign-in with Active Directory, import and synchronisation (Samba AD DC
     expect(await userRow('frank')).toBeUndefined();
     const [removed] = await s.dataSource.query(`SELECT actor_name, description FROM audit WHERE operation = 'User Removed From Group' AND target = 'dana'`);
     expect(removed).toEqual({ actor_name: 'System', description: 'from Vault Admins (directory group)' });
+  });
+
+  it('the admin CLI configures and synchronises the same way (directory, directory-sync), audited as the system', async () => {
+    const admin = async (...argv: string[]): Promise<string[]> => {
+      const lines: string[] = [];
+      const log = jest.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
+      const ctx = await openAdminContext(loadConfig({ DATABASE_URL: s.databaseUrl, DATA_DIR: s.config.dataDir, LOG_LEVEL: 'error' }));
+      try {
+        await COMMANDS.find((c) => c.name === argv[0])!.run(ctx, parseArgs(argv.slice(1)));
+      } finally {
+        log.mockRestore();
+        await ctx.close();
+      }
+      return lines;
+    };
+    const out = await admin('directory', '--resource', 'lab.test', '--user-base', staff, '--role-map', '{"Vault Admins":"Administrator"}', '--sync-interval', '0');
+    expect(out).toEqual([`Directory configured: users under ${staff} (4 found), groups under ${staff} (2 found).`]);
+    const synced = (await admin('directory-sync')).join('\n').split('\n');
+    expect(synced).toEqual(expect.arrayContaining(['users: 4', 'conflicts: admin']));
+    const [used] = await s.dataSource.query(`SELECT actor_name, description FROM audit WHERE operation = 'Password Used' ORDER BY id DESC LIMIT 1`);
+    expect(used).toEqual({ actor_name: 'System', description: `Directory synchronisation; started by admin CLI; to ${dc.host}:636 (Windows Domain)` });
   });
 
   it('a disabled account cannot sign in and is locked at the next synchronisation; one gone from the directory is locked, not deleted', async () => {
