@@ -18,6 +18,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   connectors: async () => (await import('./connectors')).main(),
   rotation: async () => (await import('./rotation')).main(),
   console: async () => (await import('./console')).main(),
+  directory: async () => (await import('./directory')).main(),
 };
 
 async function main(): Promise<void> {

@@ -5,6 +5,7 @@ import { inputData, Json } from '../support/http';
 import { SambaFixture, startSamba } from '../support/samba';
 import { totpCode } from '../../apps/vault/src/console/totp';
 import { createUserWithToken } from '../support/app';
+import { DirectoryScheduler } from '../../apps/vault/src/directory/directory-scheduler';
 import { loadConfig } from '@app/config';
 import { COMMANDS } from '../../scripts/admin/commands';
 import { openAdminContext } from '../../scripts/admin/context';
@@ -155,6 +156,20 @@ describe('sign-in with Active Directory, import and synchronisation (Samba AD DC
     expect(synced).toEqual(expect.arrayContaining(['users: 4', 'conflicts: admin']));
     const [used] = await s.dataSource.query(`SELECT actor_name, description FROM audit WHERE operation = 'Password Used' ORDER BY id DESC LIMIT 1`);
     expect(used).toEqual({ actor_name: 'System', description: `Directory synchronisation; started by admin CLI; to ${dc.host}:636 (Windows Domain)` });
+  });
+
+  it('the schedule: a due directory is synchronised by one of two instances ticking at once, then not again within its interval', async () => {
+    await s.dataSource.query(`UPDATE directories SET sync_interval_seconds = 3600, last_sync_at = now() - interval '2 hours'`);
+    const count = async () => (await s.dataSource.query(`SELECT count(*)::int AS n FROM audit WHERE operation = 'Directory Synchronised'`))[0].n;
+    const before = await count();
+    const scheduler = s.vault.get(DirectoryScheduler);
+    await Promise.all([scheduler.tick(), scheduler.tick()]);
+    await scheduler.tick();
+    const [state] = await s.dataSource.query('SELECT last_sync_result FROM directories');
+    expect([(await count()) - before, state.last_sync_result.error]).toEqual([1, undefined]);
+    const [row] = await s.dataSource.query(`SELECT description FROM audit WHERE operation = 'Directory Synchronised' ORDER BY id DESC LIMIT 1`);
+    expect(row.description).toMatch(/^scheduled synchronisation: users \d+/);
+    await s.dataSource.query(`UPDATE directories SET sync_interval_seconds = 0`);
   });
 
   it('a disabled account cannot sign in and is locked at the next synchronisation; one gone from the directory is locked, not deleted', async () => {

@@ -32,10 +32,11 @@ export class DirectoryScheduler implements OnApplicationBootstrap, BeforeApplica
   }
 
   async tick(): Promise<void> {
-    const claimed: { org_id: number }[] = await this.dataSource.query(
+    // An UPDATE answers [rows, count] through TypeORM.
+    const [claimed] = (await this.dataSource.query(
       `UPDATE directories SET last_sync_at = now() WHERE sync_interval_seconds > 0
          AND (last_sync_at IS NULL OR last_sync_at <= now() - make_interval(secs => sync_interval_seconds)) RETURNING org_id`,
-    );
+    )) as [{ org_id: number }[], number];
     for (const { org_id } of claimed) {
       const row = await this.directories.find(org_id);
       if (!row) continue;

@@ -234,12 +234,12 @@ export class DirectorySync {
         result.groupsCreated++;
       } else {
         // Renamed or moved in the directory: follow it, unless a local group holds the new name.
-        const [renamed] = await m.query(
+        const [renamed] = (await m.query(
           `UPDATE user_groups SET name = $2, name_key = lower($2), directory_dn_key = $3 WHERE id = $1 AND (name <> $2 OR directory_dn_key IS DISTINCT FROM $3)
              AND NOT EXISTS (SELECT 1 FROM user_groups o WHERE o.org_id = user_groups.org_id AND o.name_key = lower($2) AND o.id <> $1) RETURNING name`,
           [known.id, group.name, dnKey(group.dn)],
-        );
-        if (renamed && known.name !== group.name) events.push({ ...SYSTEM, operation: AuditOperation.UserGroupModified, target: group.name, description: `from the directory: renamed from ${known.name}` });
+        )) as [unknown[], number];
+        if (renamed.length && known.name !== group.name) events.push({ ...SYSTEM, operation: AuditOperation.UserGroupModified, target: group.name, description: `from the directory: renamed from ${known.name}` });
       }
       groupIdByDn.set(dnKey(group.dn), known!.id);
       names.set(known!.id, group.name);
