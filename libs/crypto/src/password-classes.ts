@@ -1,4 +1,4 @@
-import type { PasswordPolicy } from './password-policy';
+import type { PasswordPolicy } from './policy-shape';
 
 export const LOWERCASE = 'abcdefghijklmnopqrstuvwxyz';
 export const UPPERCASE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -1,25 +1,8 @@
+import type { FirstCharRule, PasswordPolicy } from './policy-shape';
 import { characterPools, isDigit, isLetter, isLower, isUpper, isValidSpecialChar, DEFAULT_SPECIAL_CHARS } from './password-classes';
 
-export type FirstCharRule = 'any' | 'letter' | 'alphanumeric';
+export type { FirstCharRule, PasswordPolicy } from './policy-shape';
 
-export interface PasswordPolicy {
-  name: string;
-  minLength: number;
-  maxLength: number;
-  minLower: number;
-  minUpper: number;
-  minDigits: number;
-  minSpecial: number;
-  /** The special characters this policy draws from and counts as special. */
-  specialChars: string;
-  /** Never allowed, never generated. */
-  excludedChars: string;
-  firstChar: FirstCharRule;
-  /** Reuse of the last N passwords is refused (see reuseProblems). */
-  noReuseLast: number;
-  /** 0 = never expires. */
-  maxAgeDays: number;
-}
 
 export class PolicyError extends Error {
   constructor(message: string) {

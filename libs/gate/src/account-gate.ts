@@ -14,7 +14,10 @@ import {
   SYSTEM_USE_SQL, systemDescription,
 } from './administrator-use';
 import { requireBoundDestination } from './destination-binding';
+import type { Locator } from './locator';
 import { resourceVisibleSql } from './visibility';
+
+export type { Locator } from './locator';
 
 /** One use of one account's secret, as a caller asks for it. */
 export interface AccountAccess {
@@ -56,15 +59,6 @@ export interface GrantedAccount {
  */
 export const HISTORY_PREFETCH = 3;
 
-/** A stored object a use needs besides the account (a file): SQL over aliases a and r, its parameters from $13. */
-export interface Locator {
-  /** Distinguishes the prepared statement of each locator shape. */
-  key: string;
-  sql: string;
-  params: unknown[];
-  /** The answer when there is none (default: no file stored for the account). */
-  missing?: string;
-}
 
 /**
  * A change's own writes, run in the decision's statement and only when the use is granted:

@@ -1,6 +1,6 @@
 import { AuditOperation, SYSTEM_ACTOR_NAME } from '@app/audit';
 import { AppError, ErrorCode } from '@app/http';
-import type { Locator } from './account-gate';
+import type { Locator } from './locator';
 import { hostSql } from './destination-binding';
 
 /**

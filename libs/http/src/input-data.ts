@@ -1,7 +1,7 @@
 import { AppError } from './app-error';
 import { refuseUnstorable } from './edge-input';
 import { InputDataSyntaxError, parseLenientJson } from './lenient-json';
-import { ParsedRequest } from './request-body.middleware';
+import { ParsedRequest } from './parsed-request';
 import { loadUpload } from './upload-storage';
 
 type Fields = Record<string, unknown>;

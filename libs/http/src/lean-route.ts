@@ -3,7 +3,7 @@ import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { isCleanPath } from './edge-input';
 import { splitUrl } from './split-url';
-import { ParsedRequest } from './request-body.middleware';
+import { ParsedRequest } from './parsed-request';
 import { envelopeStatus, noteAnswer } from './request-note';
 
 /**

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { AppError, ErrorCode } from './app-error';
 import { noteReaderFault } from './reader-fault';
-import type { ParsedRequest } from './request-body.middleware';
+import type { ParsedRequest } from './parsed-request';
 import { authFailed, BodyGate, leaveUnread, PREAUTH_BODY_LIMIT } from './text-body';
 import { extractToken } from './token';
 import type { TempFileStorage } from './upload-storage';

@@ -1,23 +1,15 @@
-import { NextFunction, Request, Response } from 'express';
+import { NextFunction, Response } from 'express';
 import { AppError, ErrorCode } from './app-error';
 import { hasNoBody } from './lean-route';
 import { readMultipart } from './multipart-body';
+import { ParsedRequest } from './parsed-request';
 import { noteReaderFault } from './reader-fault';
 import { splitUrl } from './split-url';
 import { admissionBeforeBody, BodyGate, leaveUnread, readTextBody } from './text-body';
 import { removeRequestUploads, TempFileStorage } from './upload-storage';
 
-export interface ParsedRequest extends Request {
-  /** A raw JSON body ({"operation":{...}}), treated as INPUT_DATA. */
-  rawInput?: string;
-  /** A body that could not be read; raised when the handler asks for input. */
-  bodyError?: AppError;
-  /** The token from a trailing /AUTHTOKEN=<token> path segment (pki). */
-  pathToken?: string;
-  files?: Express.Multer.File[] | Record<string, Express.Multer.File[]>;
-  /** A binary body kept as bytes (application/ocsp-request). */
-  rawBody?: Buffer;
-}
+export type { ParsedRequest } from './parsed-request';
+
 
 /** How much a request body may cost, and how a token is checked before more than a little of it is read. */
 export interface RequestBodyOptions {

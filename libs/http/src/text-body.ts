@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { AppError, AUTH_FAILED_MESSAGE, ErrorCode } from './app-error';
 import { closeAfterAnswer } from './lingering-close';
 import { noteReaderFault } from './reader-fault';
-import type { ParsedRequest } from './request-body.middleware';
+import type { ParsedRequest } from './parsed-request';
 import { extractToken } from './token';
 
 /** The most of a body read before its caller is known to be one that would be admitted. */

@@ -1,5 +1,5 @@
 import { lookup } from './input-data';
-import { ParsedRequest } from './request-body.middleware';
+import { ParsedRequest } from './parsed-request';
 
 /**
  * Every token carrier of docs/api/vault.md, "The token": AUTHTOKEN / APP_AUTHTOKEN as header (any case),

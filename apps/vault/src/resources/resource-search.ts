@@ -20,8 +20,7 @@ const RESOURCE_COLUMNS: Record<string, string> = {
 const ACCOUNT_COLUMNS = ['LOGINNAME', 'ACCOUNTNAME'];
 export const SEARCH_COLUMN_NAMES = [...Object.keys(RESOURCE_COLUMNS), ...ACCOUNT_COLUMNS, 'ALL'];
 
-/** PAM360's VIEWTYPE values this server can honour; RECENTLYACCESSEDPASSWORD it cannot (no per-user history kept for it). */
-export const VIEW_TYPES = ['ALLMYPASSWORD', 'FAVOURITEPASSWORD', 'LINUXSSHPASSWORD', 'WINDOWSRDPPASSWORD', 'RECENTLYACCESSEDPASSWORD'] as const;
+export { VIEW_TYPES } from './view-types';
 const SSH_TYPES = ['Linux', 'Unix', 'Mac', 'Solaris', 'AIX', 'HP UX'];
 const RDP_TYPES = ['Windows', 'WindowsDomain'];
 

@@ -1,6 +1,6 @@
 import { IsArray, IsOptional } from 'class-validator';
 import { OneOf, OptionalInteger, OptionalSecret, OptionalText, RequiredText } from '@app/http';
-import { VIEW_TYPES } from './resource-search';
+import { VIEW_TYPES } from './view-types';
 
 const CUSTOM_FIELDS_MESSAGE = (field: string) => `${field} must be a list of {CUSTOMLABEL, CUSTOMVALUE}`;
 
