@@ -57,8 +57,17 @@ describe('pki getPGPKey (op 40)', () => {
     expect(audit[0].description).not.toContain('PRIVATE KEY');
   });
 
-  it('keeps the private key sealed at rest', async () => {
-    const rows = await s.dataSource.query(`SELECT private_key FROM pgp_keys`);
+  it('keeps the private key sealed at rest: neither armoured nor binary, no 32-byte run of it in the row', async () => {
+    const armoured = (await getKey({ User: 'admin', keyExportType: 'private' })).body;
+    const binary = Buffer.from((await openpgp.readPrivateKey({ armoredKey: armoured })).write());
+    const rows: { username: string; private_key: Buffer }[] = await s.dataSource.query(`SELECT u.username, k.private_key FROM pgp_keys k JOIN users u ON u.id = k.user_id`);
+    const stored = rows.find((r) => r.username === 'admin')!.private_key;
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.toString('latin1')).not.toContain('PGP PRIVATE KEY');
+    for (let at = 0; at + 32 <= binary.length; at += 16) expect(stored.includes(binary.subarray(at, at + 32))).toBe(false);
+    await expect(openpgp.readPrivateKey({ binaryKey: stored })).rejects.toThrow();
+    // Every row, not only this one: none holds an armoured key.
+    expect(rows.length).toBeGreaterThanOrEqual(1);
     for (const row of rows) expect(row.private_key.toString('latin1')).not.toContain('PGP PRIVATE KEY');
   });
 
