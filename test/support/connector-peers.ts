@@ -24,8 +24,10 @@ export interface ConnectorPeer {
   /** The same peer verified against its own certificate (CACERT). */
   trusted?: { target: ConnectorTarget; config: Record<string, string> };
   admin: Credential;
-  /** Administrators besides `admin` where the kind has them: `writer` may change passwords, `reader` logs in and sees the accounts but may not. */
-  lesserAdmins?: { writer: Credential; reader: Credential };
+  /** Administrators besides `admin`: `writer` may change passwords, `reader` logs in and sees the accounts but may not. */
+  lesserAdmins: { writer: Credential; reader: Credential };
+  /** What the connector says when `reader` is proven not to have the right. */
+  refusalOf(reader: string): string;
   /** Names the kind allows that would break a spliced statement, DN or filter. */
   hostileNames: string[];
   /** Creates an account (named `name` when given) holding `password`; returns its name. */
@@ -47,10 +49,12 @@ export function startPeer(kind: ConnectorKind): Promise<ConnectorPeer> {
 
 const rand = () => randomBytes(4).toString('hex');
 const ADMIN_PASSWORD = 'Peer-Admin-Pass-1';
+const LESSER_PASSWORD = 'Peer-Lesser-Pass-1';
 
 async function sshPeer(): Promise<ConnectorPeer> {
   const sshd = await startSshd();
   const admin = await sshd.createUser(ADMIN_PASSWORD, { sudo: true });
+  const [writer, reader] = [await sshd.createUser(LESSER_PASSWORD, { sudo: true }), await sshd.createUser(LESSER_PASSWORD)];
   const target: ConnectorTarget = { host: sshd.host, port: sshd.port, orgId: 0, tls: 'off' };
   return {
     kind: 'ssh',
@@ -58,6 +62,8 @@ async function sshPeer(): Promise<ConnectorPeer> {
     target,
     config: { DNSNAME: sshd.host, PORT: String(sshd.port) },
     admin: { username: admin, password: ADMIN_PASSWORD },
+    lesserAdmins: { writer: { username: writer, password: LESSER_PASSWORD }, reader: { username: reader, password: LESSER_PASSWORD } },
+    refusalOf: (r) => `${r} on ${sshd.host}:${sshd.port} is neither root nor allowed to use sudo`,
     // useradd would refuse these; the connector refuses them before connecting.
     hostileNames: [],
     createAccount: (password) => sshd.createUser(password),
@@ -80,6 +86,9 @@ async function postgresqlPeer(): Promise<ConnectorPeer> {
   const root = await pg.root();
   const admin = `vt_admin_${rand()}`;
   await root.query(`CREATE ROLE ${admin} LOGIN CREATEROLE PASSWORD '${ADMIN_PASSWORD}'`);
+  const [pgWriter, pgReader] = [`vt_writer_${rand()}`, `vt_reader_${rand()}`];
+  await root.query(`CREATE ROLE ${pgWriter} LOGIN CREATEROLE PASSWORD '${LESSER_PASSWORD}'`);
+  await root.query(`CREATE ROLE ${pgReader} LOGIN PASSWORD '${LESSER_PASSWORD}'`);
   const target: ConnectorTarget = { host: pg.host, port: pg.port, orgId: 0, tls: 'require', database: 'postgres' };
   const login = async (name: string, password: string) => {
     const { Client: PgClient } = await import('pg');
@@ -101,6 +110,8 @@ async function postgresqlPeer(): Promise<ConnectorPeer> {
     untrusted: { target: { ...target, tls: 'verify' }, config: { DNSNAME: pg.host, PORT: String(pg.port), TLS: 'verify' } },
     trusted: { target: { ...target, tls: 'verify', caCert: pg.certPem }, config: { DNSNAME: pg.host, PORT: String(pg.port), TLS: 'verify', CACERT: pg.certPem } },
     admin: { username: admin, password: ADMIN_PASSWORD },
+    lesserAdmins: { writer: { username: pgWriter, password: LESSER_PASSWORD }, reader: { username: pgReader, password: LESSER_PASSWORD } },
+    refusalOf: (r) => `${r} on ${pg.host}:${pg.port} is neither a superuser nor allowed to create roles (CREATEROLE)`,
     hostileNames: [`x" ; DROP ROLE ${admin}; --`, `q'; ALTER ROLE ${admin} NOLOGIN; --`],
     async createAccount(password, name = `vt_user_${rand()}`) {
       await root.query(`CREATE ROLE ${root.escapeIdentifier(name)} LOGIN PASSWORD ${root.escapeLiteral(password)}`);
@@ -124,6 +135,13 @@ async function mysqlPeer(): Promise<ConnectorPeer> {
   const admin = `vt_admin_${rand()}`;
   await root.query(`CREATE USER ?@'%' IDENTIFIED BY ?`, [admin, ADMIN_PASSWORD]);
   await root.query(`GRANT ALL PRIVILEGES ON *.* TO ?@'%' WITH GRANT OPTION`, [admin]);
+  // The least a writer needs (docs/api/vault.md): CREATE USER and reading mysql.user; the reader has only the latter.
+  const [myWriter, myReader] = [`vt_writer_${rand()}`, `vt_reader_${rand()}`];
+  for (const name of [myWriter, myReader]) {
+    await root.query(`CREATE USER ?@'%' IDENTIFIED BY ?`, [name, LESSER_PASSWORD]);
+    await root.query(`GRANT SELECT ON mysql.user TO ?@'%'`, [name]);
+  }
+  await root.query(`GRANT CREATE USER ON *.* TO ?@'%'`, [myWriter]);
   const target: ConnectorTarget = { host: db.host, port: db.port, orgId: 0, tls: 'require' };
   const login = async (name: string, password: string) => {
     const { createConnection } = await import('mysql2/promise');
@@ -142,6 +160,8 @@ async function mysqlPeer(): Promise<ConnectorPeer> {
     untrusted: { target: { ...target, tls: 'verify' }, config: { DNSNAME: db.host, PORT: String(db.port), TLS: 'verify' } },
     trusted: { target: { ...target, tls: 'verify', caCert: db.certPem }, config: { DNSNAME: db.host, PORT: String(db.port), TLS: 'verify', CACERT: db.certPem } },
     admin: { username: admin, password: ADMIN_PASSWORD },
+    lesserAdmins: { writer: { username: myWriter, password: LESSER_PASSWORD }, reader: { username: myReader, password: LESSER_PASSWORD } },
+    refusalOf: (r) => `${r} on ${db.host}:${db.port} lacks the CREATE USER privilege`,
     hostileNames: [`x' ; DROP USER ${admin}; --`, `y\\' OR 1=1 -- "`],
     async createAccount(password, name = `vt_user_${rand()}`) {
       await root.query(`CREATE USER ?@'%' IDENTIFIED BY ?`, [name, password]);
@@ -189,6 +209,7 @@ async function ldapPeer(): Promise<ConnectorPeer> {
       writer: { username: slapd.serviceAdmins.writer, password: slapd.serviceAdmins.password },
       reader: { username: slapd.serviceAdmins.reader, password: slapd.serviceAdmins.password },
     },
+    refusalOf: (r) => `${r} may not write userPassword of uid=`,
     hostileNames: ['*)(uid=*', 'x,ou=admins', 'a+cn=admin,dc=example,dc=org'],
     async createAccount(password, name = `vt${rand()}`) {
       await root.add(accountDn(template, name), {
@@ -216,7 +237,7 @@ async function adPeer(): Promise<ConnectorPeer> {
   const dc = await startSamba();
   // Over LDAPS, verified against the certificate the fixture made for the DC's address.
   const target: ConnectorTarget = { host: dc.host, port: dc.ldapsPort, orgId: 0, tls: 'verify', caCert: dc.certPem, userDn: dc.baseDn };
-  const lesser = 'Peer-Lesser-Pass-1';
+  const lesser = LESSER_PASSWORD;
   const writer = `vtw${rand()}`;
   const reader = `vtr${rand()}`;
   await dc.createUser(writer, lesser);
@@ -231,6 +252,7 @@ async function adPeer(): Promise<ConnectorPeer> {
     trusted: { target: { ...target, tls: 'starttls', port: dc.ldapPort }, config: { DNSNAME: dc.host, PORT: String(dc.ldapPort), TLS: 'starttls', CACERT: dc.certPem, USERDN: dc.baseDn } },
     admin: dc.admin,
     lesserAdmins: { writer: { username: `${writer}@${dc.domain}`, password: lesser }, reader: { username: `LAB\\${reader}`, password: lesser } },
+    refusalOf: (r) => `${r} may not write unicodePwd of CN=`,
     // Names AD allows that would break a spliced filter or DN.
     hostileNames: ['x)(cn', 'o(brien)&x', 'a(b)!c'],
     async createAccount(password, name = `vt${rand()}`) {

@@ -83,13 +83,12 @@ describe.each(PEER_KINDS)('remote password reset: %s', (kind: ConnectorKind) => 
   });
 
   it('refuses an administrator that may only read the accounts, saving nothing; one that may write them is accepted; no password changes', async () => {
-    if (!peer.lesserAdmins) return;
     const { reader, writer } = peer.lesserAdmins;
     const readerId = await addAccount(reader.username, reader.password);
     await addAccount(writer.username, writer.password);
     const refused = await call('put', `/resources/${resourceId}/remotepasswordreset`, { ...peer.config, ACCOUNTNAME: reader.username });
     expect(refused.result.status).toBe('Failed');
-    expect(refused.result.message).toMatch(new RegExp(`^Remote password reset was not configured for ${kind}-target: ${reader.username.replace(/\\/g, '\\\\')} may not write (userPassword of uid=\\w+,ou=people,|unicodePwd of CN=)`));
+    expect(refused.result.message).toContain(`Remote password reset was not configured for ${kind}-target: ${peer.refusalOf(reader.username)}`);
     expect(await saved()).toEqual({ remote_account_id: null, remote_tls: null });
     const [audit] = await s.dataSource.query(`SELECT outcome, account_id FROM audit WHERE operation = 'Remote Password Reset Configured' ORDER BY id DESC LIMIT 1`);
     expect(audit).toEqual({ outcome: 'Failed', account_id: readerId });
