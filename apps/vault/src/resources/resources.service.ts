@@ -26,16 +26,23 @@ export class ResourcesService {
   async list(actor: Actor, search: ResourceSearchDto): Promise<Reply> {
     const params: unknown[] = visibilityParams(actor);
     const filter = searchFilters(search, params).map((f) => `AND ${f}`).join(' ');
+    const where = `FROM resources r WHERE ${resourceVisibleSql('r', '$1', '$2', '$3')} ${filter}`;
+    const offset = `$${params.push(search.STARTINDEX ?? 0)}`;
+    const limit = search.LIMIT === undefined ? 'ALL' : `$${params.push(search.LIMIT)}`;
+    // The page is chosen in SQL, with the count of all matches beside it; the accounts are counted
+    // for the page's rows only. Where the whole resource is visible every account counts: the
+    // per-account test runs only for resources seen through account-level shares.
     const rows: Record<string, unknown>[] = await this.dataSource.query(
-      // Where the whole resource is visible every account counts: the per-account test runs
-      // only for resources seen through account-level shares.
-      `SELECT r.id, r.name, r.type, r.description,
+      `WITH page AS (SELECT r.id, r.name, r.type, r.description, count(*) OVER () AS total ${where} ORDER BY r.name, r.id OFFSET ${offset} LIMIT ${limit})
+       SELECT p.*,
          CASE WHEN ${resourceVisibleSql('r', '$1', '$2', '$3', { wholeResource: true })} THEN (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id)
               ELSE (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}) END AS n
-       FROM resources r WHERE ${resourceVisibleSql('r', '$1', '$2', '$3')} ${filter} ORDER BY r.name, r.id`,
+       FROM page p JOIN resources r ON r.id = p.id ORDER BY p.name, p.id`,
       params,
     );
-    return listReply('Resources fetched successfully', pageOf(rows, search.STARTINDEX, search.LIMIT).map(resourceListEntry), rows.length);
+    // A page past the end has no row to carry the count: it is counted on its own.
+    const total = rows.length ? Number(rows[0].total) : Number((await this.dataSource.query(`SELECT count(*) AS n ${where}`, params.slice(0, params.length - (limit === 'ALL' ? 1 : 2))))[0].n);
+    return listReply('Resources fetched successfully', rows.map(resourceListEntry), total);
   }
 
   /** The resource and the accounts of it the caller sees; totalRows counts those matching the search, before paging. */
