@@ -1,22 +1,15 @@
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { ConnectorKind } from '@app/connectors';
-import { runMigrations } from '@app/persistence';
 import { useHostKeyPins } from '@app/pki/ssh';
-import { ConnectorPeer, PEER_KINDS, startPeer } from '../test/support/connector-peers';
-import { freeLoopbackPort } from '../test/support/peer-tls';
-import { ServiceProcess } from '../test/reliability/service-process';
+import { PEER_KINDS, startPeer } from '../test/support/connector-peers';
+import { startBenchVault } from './peer-bench';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
 const VERIFY_ACCOUNTS = Number(process.env.BENCH_VERIFY_ACCOUNTS ?? 1000);
 // Each SSH account is a local user (useradd): fewer of them, the time scaled to 1,000.
 const SSH_VERIFY_ACCOUNTS = Number(process.env.BENCH_SSH_VERIFY_ACCOUNTS ?? 60);
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Figures {
   kind: ConnectorKind;
@@ -39,49 +32,16 @@ async function main(): Promise<void> {
 
 async function benchKind(kind: ConnectorKind): Promise<Figures> {
   const peer = await startPeer(kind);
-  const database = `bench_connectors_${process.pid}_${kind}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const url = ADMIN_URL.replace(/\/[^/]*$/, `/${database}`);
-  await runMigrations(url);
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-connectors-'));
-  const vault = new ServiceProcess(await freeLoopbackPort(), { DATABASE_URL: url, DATA_DIR: dataDir, DB_POOL_SIZE: '20', VERIFY_INTERVAL_MS: '3600000' });
-  await vault.start();
-  const db = new Client({ connectionString: url });
-  await db.connect();
+  const vault = await startBenchVault(`connectors_${kind}`);
+  const { db, call } = vault;
   try {
-    const token = readFileSync(join(dataDir, 'initial-admin-token'), 'utf8').trim();
-    const call = async (method: string, path: string, details: Record<string, unknown>) => {
-      const res = await fetch(`${vault.url}/restapi/json/v1${path}`, {
-        method,
-        headers: { AUTHTOKEN: token, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: `INPUT_DATA=${encodeURIComponent(JSON.stringify({ operation: { Details: details } }))}`,
-      });
-      return ((await res.json()) as { operation: { result: { status: string; message: string } } }).operation.result;
-    };
-    const created = await call('POST', '/resources', { RESOURCENAME: `${kind}-bench`, RESOURCETYPE: peer.resourceType, DNSNAME: '127.0.0.1', ACCOUNTNAME: peer.admin.username, PASSWORD: peer.admin.password });
-    if (created.status !== 'Success') throw new Error(created.message);
-    const [{ id: rid }] = (await db.query(`SELECT id FROM resources WHERE name = $1`, [`${kind}-bench`])).rows;
-    const addAccounts = async (count: number, prefix: string) => {
-      const list = [];
-      for (let i = 0; i < count; i++) {
-        const password = `Bench-${prefix}-${i}-Xy9!`;
-        list.push({ ACCOUNTNAME: await peer.createAccount(password, kind === 'ssh' ? undefined : `${prefix}_${i}`), PASSWORD: password });
-      }
-      for (let i = 0; i < list.length; i += 100) {
-        const added = await call('POST', `/resources/${rid}/accounts`, { ACCOUNTLIST: list.slice(i, i + 100) });
-        if (added.status !== 'Success') throw new Error(added.message);
-      }
-      const names = list.map((a) => a.ACCOUNTNAME);
-      return (await db.query('SELECT id FROM accounts WHERE resource_id = $1 AND name = ANY($2) ORDER BY id', [rid, names])).rows.map((r) => r.id as number);
-    };
+    const rid = await vault.peerResource(peer, `${kind}-bench`);
+    const addAccounts = (count: number, prefix: string) => vault.peerAccounts(peer, rid, count, prefix);
 
     const changeIds = await addAccounts(WORKERS, 'chg');
     // Configured after the accounts exist and verified at once: the first round runs at start, so these wait an hour.
     await db.query(`UPDATE accounts SET last_verified_at = now() WHERE resource_id = $1`, [rid]);
-    const configured = await call('PUT', `/resources/${rid}/remotepasswordreset`, { ACCOUNTNAME: peer.admin.username, ...peer.config });
-    if (configured.status !== 'Success') throw new Error(configured.message);
+    await call('PUT', `/resources/${rid}/remotepasswordreset`, { ACCOUNTNAME: peer.admin.username, ...peer.config });
 
     let changes = 0;
     let failed = 0;
@@ -91,7 +51,7 @@ async function benchKind(kind: ConnectorKind): Promise<Figures> {
     await Promise.all(
       changeIds.map(async (aid) => {
         while (performance.now() < deadline) {
-          const answer = await call('PUT', `/resources/${rid}/accounts/${aid}/password`, { NEWPASSWORD: `Bench-New-${++serial}-Xy9!`, RESETTYPE: 'REMOTE' });
+          const answer = (await vault.attempt('PUT', `/resources/${rid}/accounts/${aid}/password`, { NEWPASSWORD: `Bench-New-${++serial}-Xy9!`, RESETTYPE: 'REMOTE' })).result;
           if (answer.status === 'Success') changes++;
           else if (++failed <= 3) console.log(`${kind}: ${answer.message}`);
         }
@@ -127,10 +87,7 @@ async function benchKind(kind: ConnectorKind): Promise<Figures> {
       secondsPer1000: Number(((verifySeconds * 1000) / verifyIds.length).toFixed(1)),
     };
   } finally {
-    await db.end();
     await vault.stop();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
     await peer.stop();
   }
 }
