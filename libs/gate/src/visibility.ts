@@ -66,6 +66,15 @@ export function resourceVisibleSql(
 }
 
 /**
+ * Whether any account-level share reaches user `uid` (directly or through a user group). It is
+ * uncorrelated, so PostgreSQL computes it once per statement: without such a share every
+ * resource the caller sees is seen whole, and a list need not test each resource for it.
+ */
+export function accountSharesReachSql(uid: string, groups?: string): string {
+  return `EXISTS (SELECT 1 FROM shares g WHERE g.account_id IS NOT NULL AND ${toCallerSql(uid, groups)})`;
+}
+
+/**
  * The part of resourceVisibleSql that needs no resource group: super administrator, owner,
  * or a share made to user `uid` or to one of their user groups. It implies
  * resourceVisibleSql with the same options, never the reverse: a quick test whose "no" is

@@ -4,7 +4,7 @@ import { Actor } from '@app/audit';
 import { listReply, reply, Reply } from '@app/http';
 import { findResource, ResourceRow } from '../common/access';
 import { bool } from '../common/format';
-import { resourceVisibleSql, visibilityParams } from '@app/gate';
+import { accountSharesReachSql, resourceVisibleSql, visibilityParams } from '@app/gate';
 import { inUseSql } from '@app/gate';
 import { effectiveAccessControl } from '../password-requests/access-sql';
 import { SettingsService } from '../settings/settings.service';
@@ -30,14 +30,15 @@ export class ResourcesService {
     const offset = `$${params.push(search.STARTINDEX ?? 0)}`;
     const limit = search.LIMIT === undefined ? 'ALL' : `$${params.push(search.LIMIT)}`;
     // The page is chosen in SQL, with the count of all matches beside it; the accounts are counted
-    // for the page's rows only. Where the whole resource is visible every account counts: the
-    // per-account test runs only for resources seen through account-level shares.
+    // for the page's rows only. Where the whole resource is visible every account counts (kept on
+    // the resource, migration ResourceListing): the per-account test runs only for
+    // resources seen through account-level shares.
     const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `WITH page AS (SELECT r.id, r.name, r.type, r.description, count(*) OVER () AS total ${where} ORDER BY r.name, r.id OFFSET ${offset} LIMIT ${limit})
-       SELECT p.*,
-         CASE WHEN ${resourceVisibleSql('r', '$1', '$2', '$3', { wholeResource: true })} THEN (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id)
+      `WITH page AS (SELECT r.id, r.org_id, r.owner_id, r.account_count, r.name, r.type, r.description, count(*) OVER () AS total ${where} ORDER BY r.name, r.id OFFSET ${offset} LIMIT ${limit})
+       SELECT r.id, r.name, r.type, r.description, r.total,
+         CASE WHEN NOT ${accountSharesReachSql('$2')} OR ${resourceVisibleSql('r', '$1', '$2', '$3', { wholeResource: true })} THEN r.account_count
               ELSE (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}) END AS n
-       FROM page p JOIN resources r ON r.id = p.id ORDER BY p.name, p.id`,
+       FROM page r ORDER BY r.name, r.id`,
       params,
     );
     // A page past the end has no row to carry the count: it is counted on its own.
