@@ -190,4 +190,18 @@ describe('sign-in with Active Directory, import and synchronisation (Samba AD DC
     expect(await userRow('eric')).toMatchObject({ locked: false });
     expect((await signIn('eric', PASSWORDS.eric)).status).toBe(303);
   });
+
+  it('someone with full access to the Windows Domain resource cannot move the sign-in elsewhere: a moved resource is refused until a super administrator configures the directory again', async () => {
+    const mover = await createUserWithToken(s, 'domain-owner', 'Password Administrator');
+    const [resource] = await s.dataSource.query(`SELECT id FROM resources WHERE name = 'lab.test'`);
+    await s.dataSource.query(`INSERT INTO shares (resource_id, user_id, access_type) VALUES ($1, $2, 'fullaccess')`, [resource.id, mover.id]);
+    // The same domain controller by StartTLS on 389: a destination the directory was not configured with.
+    const moved = await call('put', `/resources/${resource.id}/remotepasswordreset`, { ACCOUNTNAME: dc.admin.username, DNSNAME: dc.host, PORT: String(dc.ldapPort), TLS: 'starttls', CACERT: dc.certPem, BASEDN: dc.baseDn }, mover.token);
+    expect(moved.result.status).toBe('Success');
+    const refused = await call('post', '/directory/sync', {});
+    expect(refused.result).toEqual({ status: 'Failed', message: `The directory's resource lab.test now connects to ${dc.host}:${dc.ldapPort}, not where the directory was configured: a super administrator must configure the directory again` });
+    expect((await signIn('dana', PASSWORDS.dana)).status).toBe(401);
+    expect((await call('put', '/directory', { RESOURCENAME: 'lab.test' })).result.status).toBe('Success');
+    expect((await signIn('dana', PASSWORDS.dana)).status).toBe(303);
+  });
 });

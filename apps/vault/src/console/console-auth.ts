@@ -22,8 +22,9 @@ const DECOY_HASH = '$2b$12$1ZQm4R9qM/rJMoDOAuJUDu3NC5kJ9YBw4LYVuoP8J1PTL8nKK.UhO
 
 /**
  * Signing in to the console: the user name and login password of a user (an API user has none,
- * but for the first start's `admin`, who is both), then a TOTP code, required for administrators and super administrators and for everyone
- * when the organisation's setting says so. Every failure goes through the API's throttle
+ * but for the first start's `admin`, who is both), or the directory's password where one is
+ * configured; then a TOTP code, required for administrators and super administrators and for
+ * everyone when the organisation's setting says so. Every failure goes through the API's throttle
  * and failed-authentication ledger; successes and TOTP enrolments are audited.
  */
 @Injectable()
@@ -139,7 +140,8 @@ export class ConsoleAuth {
 
   /** A new API token of the signed-in user, shown once; every earlier one stops working (audited). */
   async newOwnToken(actor: Actor): Promise<string> {
-    return (await rotateApiToken(this.dataSource, actor.orgId, actor.username, `console, by ${actor.username}`)).token;
+    // A provider user acting in another organisation is still a user of their own.
+    return (await rotateApiToken(this.dataSource, actor.homeOrgId ?? actor.orgId, actor.username, `console, by ${actor.username}`)).token;
   }
 
   /** DATA_DIR/initial-admin-password has done its job once the password it holds is changed. */

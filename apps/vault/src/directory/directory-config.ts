@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { ROLE_PERMISSIONS } from '@app/auth';
-import { ConnectorError } from '@app/connectors';
+import { ConnectorError, ConnectorTarget } from '@app/connectors';
 import { AccountSecretGate } from '@app/gate';
 import { AppError, reply, Reply } from '@app/http';
 import { connectorAppError, connectorOf, RemoteSettings, SETTINGS_SQL, targetOf } from '../remote-reset/remote-target';
@@ -27,6 +28,8 @@ export interface DirectoryRow {
   sync_interval_seconds: number;
   last_sync_at: Date | null;
   last_sync_result: Record<string, unknown> | null;
+  /** Where the directory was reached when a super administrator configured it (destinationKey). */
+  destination: string;
 }
 
 const DIRECTORY_SQL = `SELECT d.*, r.name AS resource_name FROM directories d JOIN resources r ON r.id = d.resource_id`;
@@ -87,7 +90,7 @@ export class DirectoryConfig {
     const roleMap = dto.ROLEMAP === undefined ? (current?.role_map ?? {}) : parseRoleMap(dto.ROLEMAP);
     const interval = dto.SYNCINTERVAL ?? current?.sync_interval_seconds ?? 3600;
     // A test bind and both searches, as this super administrator: the configuration is proven before it is saved.
-    const reader = await this.open(actor, resource.id, search, 'Directory configuration: a test bind and search', actor ? undefined : via);
+    const { reader, destination } = await this.connect(actor, resource.id, search, 'Directory configuration: a test bind and search', actor ? undefined : via);
     let found: { users: number; groups: number };
     try {
       found = { users: (await reader.users()).length, groups: (await reader.groups()).length };
@@ -98,11 +101,11 @@ export class DirectoryConfig {
     }
     await this.dataSource.transaction(async (m) => {
       await m.query(
-        `INSERT INTO directories (org_id, resource_id, user_base, user_filter, group_base, group_filter, default_role, role_map, sync_interval_seconds)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        `INSERT INTO directories (org_id, resource_id, user_base, user_filter, group_base, group_filter, default_role, role_map, sync_interval_seconds, destination)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
          ON CONFLICT (org_id) DO UPDATE SET resource_id = $2, user_base = $3, user_filter = $4, group_base = $5, group_filter = $6, default_role = $7,
-           role_map = $8, sync_interval_seconds = $9, updated_at = now()`,
-        [orgId, resource.id, search.userBase, search.userFilter, search.groupBase, search.groupFilter, defaultRole, JSON.stringify(roleMap), interval],
+           role_map = $8, sync_interval_seconds = $9, destination = $10, updated_at = now()`,
+        [orgId, resource.id, search.userBase, search.userFilter, search.groupBase, search.groupFilter, defaultRole, JSON.stringify(roleMap), interval, destination],
       );
       await this.audit.record(
         {
@@ -127,19 +130,37 @@ export class DirectoryConfig {
   }
 
   /**
-   * A reader bound as the directory's account. `actor` null: the server's own use (a
-   * synchronisation, a sign-in), which `startedBy` names in the audit row.
+   * The server's own reader of a configured directory (a synchronisation, a sign-in, named by
+   * `startedBy` in the audit row), bound as the resource's administrator, and only where the
+   * super administrator who configured it decided: a resource moved since is refused before a
+   * packet is sent, so that nobody with mere full access to the resource can point the
+   * sign-in at a directory of their own.
    */
-  async open(actor: Actor | null, resourceId: number, search: DirectorySearch, description: string, startedBy?: string): Promise<DirectoryReader> {
+  async open(row: DirectoryRow, description: string, startedBy: string): Promise<DirectoryReader> {
+    const { reader } = await this.connect(null, row.resource_id, searchOf(row), description, startedBy, row.destination);
+    return reader;
+  }
+
+  private async connect(actor: Actor | null, resourceId: number, search: DirectorySearch, description: string, startedBy?: string, decided?: string) {
     const admin = await this.gate.openAdministrator(actor, { resourceId, description, startedBy });
     const [settings]: RemoteSettings[] = await this.dataSource.query(`${SETTINGS_SQL} WHERE r.id = $1`, [resourceId]);
     const target = targetOf(settings, connectorOf(settings.type, settings.resource_name), admin.destination);
+    const destination = destinationKey(target);
+    if (decided !== undefined && decided !== destination) {
+      throw AppError.forbidden(`The directory's resource ${settings.resource_name} now connects to ${target.host}:${target.port}, not where the directory was configured: a super administrator must configure the directory again`);
+    }
     try {
-      return await DirectoryReader.open(target, { username: admin.account.name, password: admin.password }, search);
+      return { reader: await DirectoryReader.open(target, { username: admin.account.name, password: admin.password }, search), destination };
     } catch (error) {
       throw connectorAppError(error, 'The directory could not be read');
     }
   }
+}
+
+/** What decides where a directory is reached: host, port, TLS mode and the CA trusted. */
+export function destinationKey(target: ConnectorTarget): string {
+  const ca = target.caCert ? createHash('sha256').update(target.caCert).digest('hex') : 'system';
+  return `${target.host}|${target.port}|${target.tls}|${ca}`;
 }
 
 export function searchOf(row: DirectoryRow): DirectorySearch {

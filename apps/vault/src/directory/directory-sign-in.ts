@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DirectoryConfig, searchOf } from './directory-config';
+import { DirectoryConfig } from './directory-config';
 import { DirectorySync } from './directory-sync';
 
 /**
@@ -23,7 +23,7 @@ export class DirectorySignIn {
     for (const row of await this.directories.all(organisation)) {
       let reader;
       try {
-        reader = await this.directories.open(null, row.resource_id, searchOf(row), 'Directory sign-in: looking up the user', `console sign-in of ${username.trim()}`);
+        reader = await this.directories.open(row, 'Directory sign-in: looking up the user', `console sign-in of ${username.trim()}`);
       } catch (error) {
         this.logger.warn(`Directory of organisation ${row.org_id} unavailable for a sign-in: ${(error as Error).message}`);
         continue;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditEvent, AuditOperation, AuditWriter } from '@app/audit';
-import { DirectoryConfig, DirectoryRow, searchOf } from './directory-config';
+import { DirectoryConfig, DirectoryRow } from './directory-config';
 import { DirectoryGroup, DirectoryUser } from './directory-reader';
 import { roleFor } from './directory-roles';
 
@@ -57,7 +57,7 @@ export class DirectorySync {
   ) {}
 
   async sync(row: DirectoryRow, startedBy: string): Promise<SyncResult> {
-    const reader = await this.directories.open(null, row.resource_id, searchOf(row), 'Directory synchronisation', startedBy);
+    const reader = await this.directories.open(row, 'Directory synchronisation', startedBy);
     let users: DirectoryUser[];
     let groups: DirectoryGroup[];
     try {
