@@ -109,7 +109,7 @@ async function retireInitialToken(ctx: Parameters<AdminCommand['run']>[0], revok
 export const rotateTokenCommand: AdminCommand = {
   name: 'rotate-token',
   usage: 'rotate-token --username U [--org O]',
-  summary: 'Give an API user a new token; every earlier one stops working at once (audited); prints the token as the last line',
+  summary: 'Give a user a new API token; every earlier one stops working at once (audited); prints the token as the last line',
   async run(ctx, args) {
     const org = await orgId(ctx.dataSource, optional(args, 'org'));
     const { username, token, revoked } = await rotateApiToken(ctx.dataSource, org, required(args, 'username'), 'admin CLI');

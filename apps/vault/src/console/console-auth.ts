@@ -7,7 +7,7 @@ import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { actorInOrg, Authenticator, CallerRow, isAdministrativeRole, Permission } from '@app/auth';
 import { Keyring } from '@app/crypto';
-import { INITIAL_PASSWORD_FILE, rotateApiToken } from '@app/server';
+import { INITIAL_PASSWORD_FILE, retireInitialTokenFile, rotateApiToken } from '@app/server';
 import { AppError, ErrorCode, ParsedRequest } from '@app/http';
 import { DirectorySignIn } from '../directory/directory-sign-in';
 import { SettingsService } from '../settings/settings.service';
@@ -141,7 +141,11 @@ export class ConsoleAuth {
   /** A new API token of the signed-in user, shown once; every earlier one stops working (audited). */
   async newOwnToken(actor: Actor): Promise<string> {
     // A provider user acting in another organisation is still a user of their own.
-    return (await rotateApiToken(this.dataSource, actor.homeOrgId ?? actor.orgId, actor.username, `console, by ${actor.username}`)).token;
+    const { token, revoked } = await rotateApiToken(this.dataSource, actor.homeOrgId ?? actor.orgId, actor.username, `console, by ${actor.username}`);
+    // The first start's admin replacing its token: DATA_DIR/initial-admin-token has done its job.
+    const why = await retireInitialTokenFile(this.dataSource, this.config.dataDir, { revoked });
+    if (why) this.logger.log(`Removed ${join(this.config.dataDir, 'initial-admin-token')}: ${why}`);
+    return token;
   }
 
   /** DATA_DIR/initial-admin-password has done its job once the password it holds is changed. */

@@ -22,7 +22,7 @@ export const SEARCH_COLUMN_NAMES = [...Object.keys(RESOURCE_COLUMNS), ...ACCOUNT
 
 export { VIEW_TYPES } from './view-types';
 const SSH_TYPES = ['Linux', 'Unix', 'Mac', 'Solaris', 'AIX', 'HP UX'];
-const RDP_TYPES = ['Windows', 'WindowsDomain'];
+const RDP_TYPES = ['Windows', 'WindowsDomain', 'Windows Domain'];
 
 /**
  * The SQL conditions (over resource `r`, and account `a` when `account` is set: the account
