@@ -1,9 +1,10 @@
 import { circles, importGraph, resolveImport } from './import-graph';
 
 /**
- * The layering rule of docs/architecture.md, as a test over the sources' imports: no file
- * reaches itself through its imports. A circle means two files each need the other; the cure is
- * to move what they share (a type, a constant) into a file both import.
+ * The layering rules of docs/architecture.md, as tests over the sources' imports: no file
+ * reaches itself through its imports (a circle means two files each need the other; the cure is
+ * to move what they share, a type or a constant, into a file both import), and an engine of
+ * the certificate manager is entered only by its index.ts.
  */
 describe('imports', () => {
   it('resolves the tsconfig aliases as the compiler does', () => {
@@ -20,5 +21,17 @@ describe('imports', () => {
 
   it('has no import circle in apps/ and libs/', () => {
     expect(circles(importGraph())).toEqual([]);
+  });
+
+  it('reaches each engine of libs/pki only through its index.ts, from other engines and from outside', () => {
+    const engine = (file: string) => /^libs\/pki\/src\/([^/]+)\//.exec(file)?.[1];
+    const wrong: string[] = [];
+    for (const [from, targets] of importGraph()) {
+      for (const to of targets) {
+        const e = engine(to);
+        if (e && engine(from) !== e && to !== `libs/pki/src/${e}/index.ts`) wrong.push(`${from} -> ${to}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 export * from './crypto.module';
+export * from './derivation-limits';
 export * from './keyring';
 export * from './master-key';
 export * from './rotate-master-key';

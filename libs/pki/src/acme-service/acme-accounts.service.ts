@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { AcmeProblem, headerJwk, Jwk, jsonPayload, keyFromJwk, malformed, parseJws, thumbprint, unauthorized, verifyHmacJws, verifyJws } from '../acme';
-import { isUniqueViolation } from '../cert-service/cert-errors';
+import { isUniqueViolation } from '../cert-service';
 import { acmeActor } from './acme-actor';
 import { AccountRow, AcmeRepository } from './acme.repository';
 import { AcmeReply, created, ok } from './acme-reply';

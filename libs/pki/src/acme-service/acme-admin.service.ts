@@ -4,7 +4,7 @@ import { Actor, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { AppError } from '@app/http';
 import { CertificateError } from '../certs';
-import { mayManageServerWideCas } from '../cert-service/server-wide-cas';
+import { mayManageServerWideCas } from '../cert-service';
 import { AllowedDomainsDto, CreateEabKeyDto } from './acme-admin.dto';
 import { CreatedEabKey, createEabKey, EabError, setAllowedDomains } from './eab-keys';
 

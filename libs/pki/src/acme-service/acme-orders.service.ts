@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AcmeProblem, Identifier, isAllowed, jsonPayload, malformed, notFound, parseIdentifiers } from '../acme';
-import { allowedNamesFor } from '../cert-service/allowed-names';
+import { allowedNamesFor } from '../cert-service';
 import { AcmeRepository } from './acme.repository';
 import { AcmeReply, created, ok } from './acme-reply';
 import { AcmeHttpRequest, AcmeVerifier } from './acme-verifier';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Identifier, Jwk } from '../acme';
 import { affected } from './affected';
-import { isCaIdRef } from '../cert-service/authority.repository';
+import { isCaIdRef } from '../cert-service';
 
 export interface AccountRow {
   id: number;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { x509 } from '../certs/x509';
+import { x509 } from '../certs';
 import { canonicalIp, Identifier } from './identifiers';
 import { AcmeProblem } from './problem';
 

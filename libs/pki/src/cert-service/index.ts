@@ -18,3 +18,8 @@ export * from './authority.dto';
 export * from './deployment.dto';
 export * from './cert-replies';
 export * from './ocsp.service';
+export * from './cert-errors';
+export * from './server-wide-cas';
+export * from './allowed-names';
+export * from './authority.repository';
+export * from './certificate-secrets';

@@ -14,7 +14,7 @@ import {
   publicKeyBitsOf,
   readCertificateDers,
 } from '../certs';
-import { spkiOf } from '../certs/build';
+import { spkiOf } from '../certs';
 import { AuthorityRepository, AuthorityRow, StoredResponder } from './authority.repository';
 
 const OCSP_KEY_CONTEXT = 'certificate_authorities.ocsp_private_key';

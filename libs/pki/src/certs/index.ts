@@ -16,3 +16,6 @@ export * from './keystore';
 export * from './crl';
 export * from './export';
 export * from './ocsp';
+export * from './x509';
+export * from './off-loop';
+export * from './build';

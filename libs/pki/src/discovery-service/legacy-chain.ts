@@ -1,8 +1,5 @@
 import { isIP } from 'node:net';
-import { COMMON_SUITES, SSLV3_SUITES } from '../discovery/cipher-suites';
-import { exchangeHello } from '../discovery/probes/hello-exchange';
-import { HandshakeMessage, HandshakeType, Version, versionName } from '../discovery/tls-wire';
-import type { ScanTarget } from '../discovery';
+import { COMMON_SUITES, exchangeHello, HandshakeMessage, HandshakeType, type ScanTarget, SSLV3_SUITES, Version, versionName } from '../discovery';
 
 export interface LegacyChain {
   chain: Buffer[];

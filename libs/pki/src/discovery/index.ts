@@ -30,3 +30,6 @@ export type { Sslv3Result } from './probes/sslv3';
 export { probeHeartbleed } from './probes/heartbleed';
 export { probeProtocol, TLS_PROTOCOLS } from './probes/protocols';
 export type { ProtocolSupport, TlsProtocol } from './probes/protocols';
+export * from './cipher-suites';
+export * from './probes/hello-exchange';
+export * from './tls-wire';

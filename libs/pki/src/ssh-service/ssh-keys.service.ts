@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { AppError, FileReply } from '@app/http';
-import { importSshPrivateKeyOffLoop } from '../certs/off-loop';
+import { importSshPrivateKeyOffLoop } from '../certs';
 import { generateSshKey, type SshKeyRecord } from '../ssh';
 import { SshAssociationsService } from './ssh-associations.service';
 import { mapSshErrors } from './ssh-errors';

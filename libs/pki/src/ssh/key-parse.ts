@@ -1,6 +1,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import * as sshpk from 'sshpk';
-import { checkOpenSshCosts, checkPkcs8Costs, DerivationLimitError, encryptedPkcs8Der } from '../certs/derivation-limits';
+import { checkOpenSshCosts, checkPkcs8Costs, DerivationLimitError, encryptedPkcs8Der } from '@app/crypto';
 import { SshKeyError } from './errors';
 import { fromKeyObject, keyTypeOf, type SshPrivateKey } from './key-codec';
 import type { PrivateKeyFormat } from './key-record';

@@ -5,11 +5,9 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import { Keyring } from '@app/crypto';
 import { AppError, ErrorCode, InputDataSyntaxError, parseLenientJson } from '@app/http';
 // The inventory's own sealing contexts, so the certificate service opens what we import.
-import { CERT_KEY_CONTEXT, CERT_PASSWORD_CONTEXT } from '../cert-service/certificate-secrets';
+import { CERT_KEY_CONTEXT, CERT_PASSWORD_CONTEXT, isProviderOrganisation } from '../cert-service';
 import { saveCertificate } from '../cert-store';
-import { CertificateError, isJks, KeyStoreContents, orderChain } from '../certs';
-import { readKeyStoreOffLoop } from '../certs/off-loop';
-import { isProviderOrganisation } from '../cert-service/server-wide-cas';
+import { CertificateError, isJks, KeyStoreContents, orderChain, readKeyStoreOffLoop } from '../certs';
 import { findKeystoreFiles, KeystoreFile, ORGANISATION_FOLDERS, organisationFolder, readListedFile } from './keystore-files';
 
 export const PASSWORD_PLACEHOLDER = 'Enter Password';
