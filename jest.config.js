@@ -4,7 +4,7 @@
 // processes). `npm test` runs both; `npm test -- --selectProjects fast` the fast half alone.
 // The global setup prepares one migrated template database, and every e2e file clones its own
 // database from it (see test/support/database.ts).
-const { readFileSync } = require('fs');
+const { existsSync, readFileSync } = require('fs');
 const { execFileSync } = require('child_process');
 const swc = JSON.parse(readFileSync(__dirname + '/.swcrc', 'utf8'));
 delete swc.$schema;
@@ -14,11 +14,11 @@ delete swc.jsc.paths;
 // A test file that imports one of these starts a real peer (or a process, or a browser).
 const PEER = /support\/(sshd|samba|slapd|mariadb|postgres-peer|connector-peers|tls-peers|smtp-sink|ocsp-responder|pg-fault-proxy)'|playwright-core|patroni|service-process|reliability\/|certbot|'lego|ansible/;
 
-function e2eFiles() {
-  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'test'], { cwd: __dirname, encoding: 'utf8' });
-  return out.split('\n').filter((f) => f.endsWith('.e2e-spec.ts'));
+function testFiles() {
+  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'test', 'libs', 'apps'], { cwd: __dirname, encoding: 'utf8' });
+  return out.split('\n').filter((f) => f.endsWith('spec.ts') && existsSync(`${__dirname}/${f}`));
 }
-const peerFiles = e2eFiles().filter((f) => PEER.test(readFileSync(`${__dirname}/${f}`, 'utf8')));
+const peerFiles = testFiles().filter((f) => PEER.test(readFileSync(`${__dirname}/${f}`, 'utf8')));
 
 const common = {
   rootDir: __dirname,

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { generateSshKey, RsaKeyPool, type GenerateSshKeyRequest } from '../libs/pki/src/ssh';
+import { generateSshKey, RsaKeyPool, type GenerateSshKeyRequest } from '../libs/ssh/src';
 
 /**
  * SSH key generation throughput by type, and the latency a caller sees for an RSA-2048

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
 import { ConnectorKind } from '@app/connectors';
-import { useHostKeyPins } from '@app/pki/ssh';
+import { useHostKeyPins } from '@app/ssh';
 import { PEER_KINDS, startPeer } from '../test/support/connector-peers';
 import { startBenchVault } from './peer-bench';
 

@@ -1,5 +1,6 @@
 import { AuditWriter } from '@app/audit';
-import { parseResourceName, SshHostKeys } from '@app/pki/ssh-service';
+import { SshHostKeys } from '@app/ssh';
+import { parseResourceName } from '@app/pki/ssh-service';
 import { optional, required } from './args';
 import { AdminCommand } from './command';
 import { orgId } from './context';

@@ -9,7 +9,8 @@ import { circles, importGraph, resolveImport } from './import-graph';
 describe('imports', () => {
   it('resolves the tsconfig aliases as the compiler does', () => {
     expect(resolveImport('apps/vault/src/main.ts', '@app/gate')).toBe('libs/gate/src/index.ts');
-    expect(resolveImport('apps/vault/src/main.ts', '@app/pki/ssh')).toBe('libs/pki/src/ssh/index.ts');
+    expect(resolveImport('apps/vault/src/main.ts', '@app/pki/certs')).toBe('libs/pki/src/certs/index.ts');
+    expect(resolveImport('apps/vault/src/main.ts', '@app/ssh')).toBe('libs/ssh/src/index.ts');
     expect(resolveImport('libs/gate/src/account-gate.ts', './locator')).toBe('libs/gate/src/locator.ts');
     expect(resolveImport('libs/gate/src/account-gate.ts', 'typeorm')).toBeUndefined();
   });
@@ -21,6 +22,15 @@ describe('imports', () => {
 
   it('has no import circle in apps/ and libs/', () => {
     expect(circles(importGraph())).toEqual([]);
+  });
+
+  it('keeps SSH below both the certificate manager and the connectors: neither libs/ssh nor libs/connectors imports libs/pki', () => {
+    const wrong: string[] = [];
+    for (const [from, targets] of importGraph()) {
+      if (!/^libs\/(ssh|connectors)\//.test(from)) continue;
+      for (const to of targets) if (to.startsWith('libs/pki/')) wrong.push(`${from} -> ${to}`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('reaches each engine of libs/pki only through its index.ts, from other engines and from outside', () => {

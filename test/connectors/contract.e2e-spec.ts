@@ -1,5 +1,5 @@
 import { CONNECTORS, Connector, ConnectorError, ConnectorKind } from '@app/connectors';
-import { useHostKeyPins } from '@app/pki/ssh';
+import { useHostKeyPins } from '@app/ssh';
 import { ConnectorPeer, PEER_KINDS, startPeer } from '../support/connector-peers';
 
 const P1 = 'First-Pass-word-1';

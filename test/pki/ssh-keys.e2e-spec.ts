@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { KeyFiles, keygenCreate, keygenFingerprint, keygenPublicFromPrivate } from '../../libs/pki/src/ssh/ssh-keygen.test-helper';
+import { KeyFiles, keygenCreate, keygenFingerprint, keygenPublicFromPrivate } from '../../libs/ssh/src/ssh-keygen.test-helper';
 import { createUserWithToken, startTestServices, TestServices } from '../support/app';
 import { inputData } from '../support/http';
 

@@ -1,6 +1,6 @@
-import { RemoteHostError } from '../../libs/pki/src/ssh/errors';
-import { dropHostKeyPins, useHostKeyPins, type HostKeyPins, type PresentedHostKey } from '../../libs/pki/src/ssh/remote/host-key';
-import type { SshTarget } from '../../libs/pki/src/ssh/remote/target';
+import { RemoteHostError } from '../../libs/ssh/src/errors';
+import { dropHostKeyPins, useHostKeyPins, type HostKeyPins, type PresentedHostKey } from '../../libs/ssh/src/remote/host-key';
+import type { SshTarget } from '../../libs/ssh/src/remote/target';
 
 /**
  * Trust-on-first-use pins in memory, for library tests that make SSH connections without

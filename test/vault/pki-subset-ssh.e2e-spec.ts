@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
-import { KeyFiles, keygenCreate } from '../../libs/pki/src/ssh/ssh-keygen.test-helper';
+import { KeyFiles, keygenCreate } from '../../libs/ssh/src/ssh-keygen.test-helper';
 import { startTestServices, TestServices } from '../support/app';
 import { inputData } from '../support/http';
 import { startSshd, type SshdFixture } from '../support/sshd';

@@ -1,5 +1,4 @@
-import { changeRemotePassword, RemoteHostError, SshKeyError, type SshTarget } from '@app/pki/ssh';
-import { verifySshLogin } from '@app/pki/ssh-service';
+import { changeRemotePassword, RemoteHostError, SshKeyError, type SshTarget, verifySshLogin } from '@app/ssh';
 import { AdminSession, Connector, ConnectorError, ConnectorFailure, ConnectorTarget, Credential, DEFAULT_TIMEOUT_MS } from './connector';
 
 /**

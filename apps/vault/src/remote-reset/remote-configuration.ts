@@ -6,7 +6,7 @@ import { Connector, ConnectorTarget, TlsMode, validUserDnTemplate } from '@app/c
 import { AccountSecretGate, AccountUse, bindDestinations, guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
 import { AppError, reply, Reply } from '@app/http';
 import { parseHost } from '@app/pki/discovery';
-import { hostKeyHost } from '@app/pki/ssh';
+import { hostKeyHost } from '@app/ssh';
 import { expectedHostKey, toAppError } from '@app/pki/ssh-service';
 import type { ConfigureRemoteResetDto } from './remote-reset.dto';
 import { connectorAppError, connectorOf, defaultPort, RemoteSettings, SETTINGS_SQL } from './remote-target';

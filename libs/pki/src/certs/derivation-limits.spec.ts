@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importSshPrivateKey } from '../ssh';
+import { importSshPrivateKey } from '@app/ssh';
 import { checkOpenSshCosts, checkPkcs12Costs, checkPkcs8Costs, DerivationLimitError, encryptedPkcs8Der, MAX_BCRYPT_ROUNDS, MAX_PBKDF_ITERATIONS } from './derivation-limits';
 import { loadPrivateKey } from './keys';
 import { readPkcs12 } from './pkcs12';

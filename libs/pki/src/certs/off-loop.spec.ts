@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SshKeyError } from '../ssh';
+import { SshKeyError } from '@app/ssh';
 import { CertificateError } from './errors';
 import { importSshPrivateKeyOffLoop, readKeyStoreOffLoop } from './off-loop';
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { type ImportedSshKey, type ImportSshKeyOptions, importSshPrivateKey, SshKeyError } from '../ssh';
+import { type ImportedSshKey, type ImportSshKeyOptions, importSshPrivateKey, SshKeyError } from '@app/ssh';
 import { checkPkcs12Costs, withinLimits } from './derivation-limits';
 import { CertificateError } from './errors';
 import { isJks } from './jks';

@@ -8,6 +8,4 @@ export { parseResourceName, addressOf, DEFAULT_SSH_PORT, type ResourceAddress } 
 export { relativeDays } from './ssh-records';
 export { mapSshErrors, toAppError } from './ssh-errors';
 export * from './ssh-input';
-export { verifySshLogin } from './verify-login';
 export { SshKeyPool } from './ssh-key-pool';
-export { SshHostKeys, type HostKeyRow } from './ssh-host-keys';

@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@app/http';
 import { DiscoveryError } from '../discovery';
-import { RemoteHostError, SshKeyError } from '../ssh';
+import { RemoteHostError, SshKeyError } from '@app/ssh';
 
 /**
  * Library errors become envelope failures: bad input answers INVALID_INPUT, a host that

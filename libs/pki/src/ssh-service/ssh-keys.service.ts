@@ -4,7 +4,7 @@ import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { AppError, FileReply } from '@app/http';
 import { importSshPrivateKeyOffLoop } from '../certs';
-import { generateSshKey, type SshKeyRecord } from '../ssh';
+import { generateSshKey, type SshKeyRecord } from '@app/ssh';
 import { SshAssociationsService } from './ssh-associations.service';
 import { mapSshErrors } from './ssh-errors';
 import type { CreateSshKeyDto } from './ssh-input';

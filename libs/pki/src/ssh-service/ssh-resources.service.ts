@@ -5,11 +5,11 @@ import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { PkiSecretGate } from '@app/gate';
 import { AppError } from '@app/http';
-import { enumerateLoginUsers, keptLoginUsers, MAX_LOGIN_USERS, normalizeHostKeyFingerprint, type SshTarget } from '../ssh';
+import { enumerateLoginUsers, keptLoginUsers, MAX_LOGIN_USERS, normalizeHostKeyFingerprint, type SshTarget } from '@app/ssh';
 import { parseResourceName } from './resource-address';
 import { mapSshErrors } from './ssh-errors';
-import { SshHostKeys } from './ssh-host-keys';
-import { verifySshLogin } from './verify-login';
+import { SshHostKeys } from '@app/ssh';
+import { verifySshLogin } from '@app/ssh';
 import type { ApplyCredentialsDto, EnumerateUsersDto } from './ssh-input';
 import { SshResourceRepository, type SshResourceRow, type SshUserRow } from './ssh-resource.repository';
 

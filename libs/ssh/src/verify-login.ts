@@ -1,4 +1,6 @@
-import { RemoteHostError, withSshSession, type SshTarget } from '../ssh';
+import { RemoteHostError } from './errors';
+import { withSshSession } from './remote/session';
+import type { SshTarget } from './remote/target';
 
 /**
  * Logs in with the target's password; with `asAdmin`, also proves root rights (uid 0, or

@@ -19,3 +19,5 @@ export { enumerateLoginUsers } from './remote/users-remote';
 export { addAuthorizedKey, removeAuthorizedKey, listAuthorizedKeys, type AuthorizedKeysResult } from './remote/authorized-keys-remote';
 export { changeRemotePassword } from './remote/password-remote';
 export { writeRemoteFile, readRemoteFile, runRemoteCommand, type RemoteCommandResult, type RunRemoteCommandOptions } from './remote/files-remote';
+export { verifySshLogin } from './verify-login';
+export { SshHostKeys, type HostKeyRow } from './ssh-host-keys';

@@ -2,10 +2,9 @@ import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError } from '@app/http';
-import {
-  dropHostKeyPins, hostKeyHost, normalizeHostKeyFingerprint, RemoteHostError, useHostKeyPins,
-  type HostKeyPins, type PresentedHostKey, type SshTarget,
-} from '../ssh';
+import { RemoteHostError } from './errors';
+import { dropHostKeyPins, hostKeyHost, normalizeHostKeyFingerprint, useHostKeyPins, type HostKeyPins, type PresentedHostKey } from './remote/host-key';
+import type { SshTarget } from './remote/target';
 
 export interface HostKeyRow {
   host: string;

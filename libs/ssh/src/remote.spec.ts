@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { MemoryHostKeyPins } from '../../../../test/support/host-key-pins';
-import { commandExists, findSshd, startSshd, type SshdFixture } from '../../../../test/support/sshd';
+import { MemoryHostKeyPins } from '../../../test/support/host-key-pins';
+import { commandExists, findSshd, startSshd, type SshdFixture } from '../../../test/support/sshd';
 import { RemoteHostError } from './errors';
 import { exportSshPrivateKey } from './export';
 import { generateSshKey } from './generate';
