@@ -4,11 +4,11 @@ import { CrlController } from '../crl/crl.controller';
 import { OcspController } from '../crl/ocsp.controller';
 import { CsrsController } from '../csrs/csrs.controller';
 import { AuthoritiesController } from './authorities.controller';
-import { CertificatesController } from './certificates.controller';
+import { CertificatesController, PkiCertificateOperations } from './certificates.controller';
 
 /** Certificates, CSRs, our CAs, deployment and the public CRLs (issue 7). */
 @Module({
   imports: [CertServiceModule],
-  controllers: [CertificatesController, CsrsController, AuthoritiesController, CrlController, OcspController],
+  controllers: [PkiCertificateOperations, CertificatesController, CsrsController, AuthoritiesController, CrlController, OcspController],
 })
 export class CertificatesModule {}

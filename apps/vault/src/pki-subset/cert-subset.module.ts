@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CertServiceModule } from '@app/pki/cert-service';
-import { VaultCertificatesController } from './cert-subset.controller';
+import { VaultCertificateOperations, VaultCertificatesController } from './cert-subset.controller';
 
-@Module({ imports: [CertServiceModule], controllers: [VaultCertificatesController] })
+@Module({ imports: [CertServiceModule], controllers: [VaultCertificateOperations, VaultCertificatesController] })
 export class VaultCertificatesModule {}

@@ -23,3 +23,4 @@ export * from './server-wide-cas';
 export * from './allowed-names';
 export * from './authority.repository';
 export * from './certificate-secrets';
+export * from './certificate-operations';
