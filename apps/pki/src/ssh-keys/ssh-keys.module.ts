@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SshServiceModule } from '@app/pki/ssh-service';
-import { SshKeysController } from './ssh-keys.controller';
+import { PkiSshKeyOperations, SshKeysController } from './ssh-keys.controller';
 
-@Module({ imports: [SshServiceModule], controllers: [SshKeysController] })
+@Module({ imports: [SshServiceModule], controllers: [PkiSshKeyOperations, SshKeysController] })
 export class SshKeysModule {}

@@ -2,9 +2,9 @@ import { Controller, Get, Post } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation } from '@app/http';
-import { AcceptHostKeyDto, ApplyCredentialsDto, AssociateKeyDto, EnumerateUsersDto, SshDiscoveryDto, SshOperations, UserOnResourceDto } from '@app/pki/ssh-service';
+import { ApplyCredentialsDto, EnumerateUsersDto, SshDiscoveryDto, SshOperations } from '@app/pki/ssh-service';
 
-/** SSH hosts, their users and key associations on the pki service (docs/api/pki.md), plus SSH host discovery. */
+/** SSH hosts and their users on the pki service (docs/api/pki.md), plus SSH host discovery; key associations are in sshKeyOperations. */
 @ApiLayout('pki')
 @Controller('api/pki/restapi')
 export class SshResourcesController {
@@ -34,40 +34,9 @@ export class SshResourcesController {
     return this.ssh.listUsers(actor);
   }
 
-  @Post('associateKey')
-  @Operation('associateKey', Permission.PkiManage)
-  associate(@CurrentActor() actor: Actor, @Input(AssociateKeyDto) dto: AssociateKeyDto) {
-    return this.ssh.associate(actor, dto);
-  }
-
-  @Post('dissociateKey')
-  @Operation('dissociateKey', Permission.PkiManage, { successText: 'SUCCESS' })
-  dissociate(@CurrentActor() actor: Actor, @Input(AssociateKeyDto) dto: AssociateKeyDto) {
-    return this.ssh.dissociate(actor, dto);
-  }
-
-  @Get('getSSHkeysforuser')
-  @Operation('GetSSHKeysForUser', Permission.PkiRead)
-  keysForUser(@CurrentActor() actor: Actor, @Input(UserOnResourceDto) dto: UserOnResourceDto) {
-    return this.ssh.keysForUser(actor, dto);
-  }
-
-  @Get('getAllAssociatedUsers')
-  @Operation('GetAllAssociatedUsers', Permission.PkiRead)
-  associatedUsers(@CurrentActor() actor: Actor) {
-    return this.ssh.associatedUsers(actor);
-  }
-
   @Post('sshHostDiscovery')
   @Operation('Get SSH Discovery', Permission.PkiManage)
   discover(@CurrentActor() actor: Actor, @Input(SshDiscoveryDto) dto: SshDiscoveryDto) {
     return this.ssh.discoverHosts(actor, dto);
-  }
-
-  /** After a host's key changed on purpose: pins the new key (audited) so SSH operations work again. */
-  @Post('acceptSshHostKey')
-  @Operation('AcceptSshHostKey', Permission.PkiManage)
-  acceptHostKey(@CurrentActor() actor: Actor, @Input(AcceptHostKeyDto) dto: AcceptHostKeyDto) {
-    return this.ssh.acceptHostKey(actor, dto);
   }
 }

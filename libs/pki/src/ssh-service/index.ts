@@ -9,3 +9,4 @@ export { relativeDays } from './ssh-records';
 export { mapSshErrors, toAppError } from './ssh-errors';
 export * from './ssh-input';
 export { SshKeyPool } from './ssh-key-pool';
+export { sshKeyOperations, PKI_SSH_PRESENTATION, VAULT_SSH_PRESENTATION, type SshKeyPresentation } from './ssh-key-operations';
