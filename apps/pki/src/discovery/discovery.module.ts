@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryServiceModule } from '@app/pki/discovery-service';
-import { DiscoveryController } from './discovery.controller';
+import { DiscoveryController, PkiDiscoveryOperations } from './discovery.controller';
 
-@Module({ imports: [DiscoveryServiceModule], controllers: [DiscoveryController] })
+@Module({ imports: [DiscoveryServiceModule], controllers: [PkiDiscoveryOperations, DiscoveryController] })
 export class DiscoveryModule {}

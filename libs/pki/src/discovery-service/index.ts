@@ -5,3 +5,5 @@ export * from './discovery-reply';
 export * from './discovery-service.module';
 export * from './discovery.service';
 export * from './vulnerability-counts.service';
+export * from './discovery-layout';
+export * from './discovery-operations';
