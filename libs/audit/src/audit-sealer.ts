@@ -70,6 +70,22 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
       await new Promise((r) => setTimeout(r, 20));
     }
     await this.exclusive(() => this.sealUpTo(horizon.bound));
+    // Another instance may have held the chain (SKIP LOCKED) and sealed only up to what it saw:
+    // "now" means up to this horizon, so try again until the chain's head has reached it.
+    while (!(await this.headReached(horizon.bound))) {
+      if (Date.now() > deadline) throw new Error('Audit rows are still being sealed by another instance; try again');
+      await new Promise((r) => setTimeout(r, 20));
+      await this.exclusive(() => this.sealUpTo(horizon.bound));
+    }
+  }
+
+  private async headReached(bound: string): Promise<boolean> {
+    // No row up to the bound left after the head (ids of rolled-back writes leave gaps).
+    const [row] = await this.dataSource.query(
+      'SELECT NOT EXISTS (SELECT 1 FROM audit a WHERE a.id > c.last_id AND a.id <= $1::bigint) AS reached FROM audit_chain c WHERE c.id = 1',
+      [bound],
+    );
+    return row?.reached !== false;
   }
 
   private tick(): Promise<void> {
