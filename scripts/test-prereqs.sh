@@ -35,6 +35,7 @@ needs=(
   samba-tool=samba-common-bin
   samba_setup=samba-ad-provision   # ... provisioned from its templates
   samba_dsdb=samba-dsdb-modules    # ... with the directory's own modules
+  samba_vfs=samba-vfs-modules      # ... and acl_xattr, which provisioning uses to set the sysvol ACLs
   "$@"
 )
 
@@ -46,6 +47,7 @@ have() {
   if [ "$1" = pg_ctl ]; then ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; return; fi
   if [ "$1" = samba_setup ]; then [ -d /usr/share/samba/setup ]; return; fi
   if [ "$1" = samba_dsdb ]; then ls /usr/lib/*/samba/ldb/acl.so >/dev/null 2>&1; return; fi
+  if [ "$1" = samba_vfs ]; then ls /usr/lib/*/samba/vfs/acl_xattr.so >/dev/null 2>&1; return; fi
   command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]
 }
 
