@@ -2,7 +2,8 @@
 // servers on their own 127.0.0.x addresses (all of 127/8 is loopback on Linux). Target: < 10 s.
 // Run: `npx tsc bench/discovery.ts --outDir dist/bench-discovery --target es2022 --module commonjs
 //       --esModuleInterop --skipLibCheck && node dist/bench-discovery/bench/discovery.js`
-import { discoverTargets, expandIpv4Range } from '../libs/pki/src/discovery';
+import { expandIpv4Range } from '../libs/net/src';
+import { discoverTargets } from '../libs/pki/src/discovery';
 import { createCa, freePort, issueCertificate, Peer, startNodeTlsServer } from '../test/support/tls-peers';
 
 const LIVE_ADDRESSES = ['127.0.0.10', '127.0.0.100', '127.0.0.200', '127.0.0.254'];

@@ -1,6 +1,6 @@
 import { AuditWriter } from '@app/audit';
 import { SshHostKeys } from '@app/ssh';
-import { parseResourceName } from '@app/pki/ssh-service';
+import { parseResourceName } from '@app/ssh/service';
 import { optional, required } from './args';
 import { AdminCommand } from './command';
 import { orgId } from './context';

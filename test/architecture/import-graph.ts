@@ -18,12 +18,14 @@ export function sourceFiles(dirs = ['apps', 'libs']): string[] {
   return out.sort();
 }
 
-/** A module specifier as the file it names (the tsconfig paths: @app/pki/* and @app/*), or undefined for a package. */
+/** A module specifier as the file it names (the tsconfig paths: @app/pki/*, @app/ssh/* and @app/*), or undefined for a package. */
 export function resolveImport(from: string, specifier: string): string | undefined {
   let base: string;
   if (specifier.startsWith('.')) base = join(dirname(from), specifier);
-  else if (specifier.startsWith('@app/pki/')) base = join('libs/pki/src', specifier.slice('@app/pki/'.length));
-  else if (specifier.startsWith('@app/')) base = join('libs', specifier.slice('@app/'.length), 'src');
+  else if (/^@app\/(pki|ssh)\//.test(specifier)) {
+    const [, lib, rest] = /^@app\/([a-z]+)\/(.*)$/.exec(specifier)!;
+    base = join('libs', lib, 'src', rest);
+  } else if (specifier.startsWith('@app/')) base = join('libs', specifier.slice('@app/'.length), 'src');
   else return undefined;
   for (const candidate of [`${base}.ts`, join(base, 'index.ts')]) if (existsSync(join(ROOT, candidate))) return candidate;
   return undefined;

@@ -11,6 +11,7 @@ describe('imports', () => {
     expect(resolveImport('apps/vault/src/main.ts', '@app/gate')).toBe('libs/gate/src/index.ts');
     expect(resolveImport('apps/vault/src/main.ts', '@app/pki/certs')).toBe('libs/pki/src/certs/index.ts');
     expect(resolveImport('apps/vault/src/main.ts', '@app/ssh')).toBe('libs/ssh/src/index.ts');
+    expect(resolveImport('apps/vault/src/main.ts', '@app/ssh/service')).toBe('libs/ssh/src/service/index.ts');
     expect(resolveImport('libs/gate/src/account-gate.ts', './locator')).toBe('libs/gate/src/locator.ts');
     expect(resolveImport('libs/gate/src/account-gate.ts', 'typeorm')).toBeUndefined();
   });
@@ -30,6 +31,25 @@ describe('imports', () => {
       if (!/^libs\/(ssh|connectors)\//.test(from)) continue;
       for (const to of targets) if (to.startsWith('libs/pki/')) wrong.push(`${from} -> ${to}`);
     }
+    expect(wrong).toEqual([]);
+  });
+
+  it('enters libs/ssh by @app/ssh or @app/ssh/service only, keeps its core below its services, and gives the connectors the core alone', () => {
+    const entries = ['libs/ssh/src/index.ts', 'libs/ssh/src/service/index.ts'];
+    const wrong: string[] = [];
+    for (const [from, targets] of importGraph()) {
+      for (const to of targets) {
+        if (!to.startsWith('libs/ssh/')) continue;
+        if (!from.startsWith('libs/ssh/') && !entries.includes(to)) wrong.push(`${from} -> ${to}`);
+        if (from.startsWith('libs/connectors/') && to !== entries[0]) wrong.push(`${from} -> ${to}`);
+        if (from.startsWith('libs/ssh/') && !from.startsWith('libs/ssh/src/service/') && to.startsWith('libs/ssh/src/service/')) wrong.push(`${from} -> ${to}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps libs/net at the bottom: it imports no other library', () => {
+    const wrong = [...importGraph()].filter(([from]) => from.startsWith('libs/net/')).flatMap(([from, targets]) => targets.filter((to) => !to.startsWith('libs/net/')).map((to) => `${from} -> ${to}`));
     expect(wrong).toEqual([]);
   });
 

@@ -2,9 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SshKeyError } from '@app/ssh';
-import { CertificateError } from './errors';
-import { importSshPrivateKeyOffLoop, readKeyStoreOffLoop } from './off-loop';
+import { CertificateError, readKeyStoreOffLoop } from '@app/pki/certs';
+import { importSshPrivateKeyOffLoop, SshKeyError } from '@app/ssh';
 
 const dir = mkdtempSync(join(tmpdir(), 'off-loop-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,3 +9,4 @@ export * from './tokens';
 export * from './password-generator';
 export * from './password-policy';
 export * from './password-policy-input';
+export * from './off-loop';

@@ -1,5 +1,5 @@
-import { DiscoveryError } from './errors';
-import { expandIpv4Range, parseHost, parsePort, parseTimeoutSeconds, timeoutCapNote } from './targets';
+import { AddressError } from './errors';
+import { expandIpv4Range, parseHost, parsePort, parseTimeoutSeconds, timeoutCapNote } from './addresses';
 
 describe('parseHost', () => {
   it.each([
@@ -19,7 +19,7 @@ describe('parseHost', () => {
     ['a..b', 'Invalid host name: a..b'],
     ['', 'Host is required'],
   ])('rejects %p', (input, message) => {
-    expect(() => parseHost(input)).toThrow(new DiscoveryError(message));
+    expect(() => parseHost(input)).toThrow(new AddressError(message));
   });
 });
 
@@ -53,7 +53,7 @@ describe('parseTimeoutSeconds', () => {
   });
 
   it.each(['0', '-3', 'soon'])('rejects %p', (input) => {
-    expect(() => parseTimeoutSeconds(input)).toThrow(DiscoveryError);
+    expect(() => parseTimeoutSeconds(input)).toThrow(AddressError);
   });
 });
 

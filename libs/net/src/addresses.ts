@@ -1,11 +1,12 @@
 import { isIP } from 'node:net';
-import { DiscoveryError } from './errors';
+import { AddressError } from './errors';
 
 export interface Target {
   host: string;
   port: number;
 }
 
+/** The port of a TLS service when none is given (certificate discovery's default). */
 export const DEFAULT_PORT = 443;
 /** TIMEOUT is given in seconds by the API. */
 export const DEFAULT_TIMEOUT_SECONDS = 5;
@@ -18,14 +19,14 @@ const LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
 /** Accepts a DNS host name, an IPv4 address or an IPv6 address (optionally in brackets). */
 export function parseHost(input: unknown): string {
   const text = String(input ?? '').trim();
-  if (!text) throw new DiscoveryError('Host is required');
+  if (!text) throw new AddressError('Host is required');
   const unbracketed = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   if (isIP(unbracketed)) return unbracketed;
   const name = text.endsWith('.') ? text.slice(0, -1) : text;
   // Digits-and-dots that failed isIP are malformed addresses, not host names.
-  if (/^[\d.]+$/.test(name)) throw new DiscoveryError(`Invalid IP address: ${text}`);
+  if (/^[\d.]+$/.test(name)) throw new AddressError(`Invalid IP address: ${text}`);
   if (name.length > 253 || !name.split('.').every((label) => LABEL.test(label))) {
-    throw new DiscoveryError(`Invalid host name: ${text}`);
+    throw new AddressError(`Invalid host name: ${text}`);
   }
   return name.toLowerCase();
 }
@@ -36,7 +37,7 @@ export function parsePort(input: unknown, fallback = DEFAULT_PORT): number {
   const text = String(input).trim();
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new DiscoveryError(`Invalid port: ${text} (expected 1-65535)`);
+    throw new AddressError(`Invalid port: ${text} (expected 1-65535)`);
   }
   return port;
 }
@@ -50,7 +51,7 @@ export function parseTimeoutSeconds(input: unknown): number {
   if (input === undefined || input === null || input === '') return DEFAULT_TIMEOUT_SECONDS * 1000;
   const text = String(input).trim();
   const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
-  if (!(seconds > 0)) throw new DiscoveryError(`Invalid timeout: ${text} (expected seconds above 0; more than ${MAX_TIMEOUT_SECONDS} is capped at ${MAX_TIMEOUT_SECONDS})`);
+  if (!(seconds > 0)) throw new AddressError(`Invalid timeout: ${text} (expected seconds above 0; more than ${MAX_TIMEOUT_SECONDS} is capped at ${MAX_TIMEOUT_SECONDS})`);
   return Math.round(Math.min(seconds, MAX_TIMEOUT_SECONDS) * 1000);
 }
 
@@ -61,7 +62,7 @@ export function timeoutCapNote(input: unknown): string {
 }
 
 export function ipv4ToNumber(address: string): number {
-  if (isIP(address) !== 4) throw new DiscoveryError(`Invalid IP address: ${address}`);
+  if (isIP(address) !== 4) throw new AddressError(`Invalid IP address: ${address}`);
   return address.split('.').reduce((acc, octet) => acc * 256 + Number(octet), 0);
 }
 
@@ -73,8 +74,8 @@ export function numberToIpv4(value: number): string {
 export function expandIpv4Range(start: unknown, end: unknown, max = MAX_RANGE_SIZE): string[] {
   const first = ipv4ToNumber(String(start ?? '').trim());
   const last = ipv4ToNumber(String(end ?? '').trim());
-  if (first > last) throw new DiscoveryError('Start address is after end address');
+  if (first > last) throw new AddressError('Start address is after end address');
   const size = last - first + 1;
-  if (size > max) throw new DiscoveryError(`Range too large: ${size} addresses (maximum ${max})`);
+  if (size > max) throw new AddressError(`Range too large: ${size} addresses (maximum ${max})`);
   return Array.from({ length: size }, (_, i) => numberToIpv4(first + i));
 }

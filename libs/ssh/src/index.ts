@@ -4,6 +4,7 @@ export type { SshKeyRecord, GeneratedSshKey, ImportedSshKey, PrivateKeyFormat } 
 export { generateSshKey, type GenerateSshKeyRequest, type GenerateSshKeyOptions } from './generate';
 export { RsaKeyPool, type RsaKeyPoolOptions } from './rsa-key-pool';
 export { importSshPrivateKey, type ImportSshKeyOptions } from './import';
+export { importSshPrivateKeyOffLoop } from './off-loop';
 export { exportSshPrivateKey, exportSshPublicKey, type ExportPrivateKeyOptions } from './export';
 export { parsePublicKeyLine, formatPublicKeyLine, sha256Fingerprint, type SshPublicKey } from './public-key-line';
 export { parseAuthorizedKeys, parseAuthorizedKeyLine, appendAuthorizedKey, dropAuthorizedKey, type AuthorizedKeyEntry, type AuthorizedKeysChange } from './authorized-keys';

@@ -3,7 +3,7 @@ import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation } from '@app/http';
 import { SecretPath } from '@app/gate';
-import { KeyNameDto, PKI_SSH_PRESENTATION, SshOperations, sshKeyOperations } from '@app/pki/ssh-service';
+import { KeyNameDto, PKI_SSH_PRESENTATION, SshOperations, sshKeyOperations } from '@app/ssh/service';
 
 /** The SSH key operations both ports serve, as this port presents them (docs/api/pki.md). */
 export const PkiSshKeyOperations = sshKeyOperations(PKI_SSH_PRESENTATION);

@@ -2,7 +2,7 @@ import { Controller, Get, Post } from '@nestjs/common';
 import { Actor } from '@app/audit';
 import { CurrentActor, Permission } from '@app/auth';
 import { ApiLayout, Input, Operation } from '@app/http';
-import { ApplyCredentialsDto, EnumerateUsersDto, SshDiscoveryDto, SshOperations } from '@app/pki/ssh-service';
+import { ApplyCredentialsDto, EnumerateUsersDto, SshDiscoveryDto, SshOperations } from '@app/ssh/service';
 
 /** SSH hosts and their users on the pki service (docs/api/pki.md), plus SSH host discovery; key associations are in sshKeyOperations. */
 @ApiLayout('pki')

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SshServiceModule } from '@app/pki/ssh-service';
+import { SshServiceModule } from '@app/ssh/service';
 import { SshResourcesController } from './ssh-resources.controller';
 
 @Module({ imports: [SshServiceModule], controllers: [SshResourcesController] })

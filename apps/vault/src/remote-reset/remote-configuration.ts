@@ -5,9 +5,9 @@ import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Connector, ConnectorTarget, TlsMode, validUserDnTemplate } from '@app/connectors';
 import { AccountSecretGate, AccountUse, bindDestinations, guardMembershipMoves, resourceVisibleSql, visibilityParams, withMoves } from '@app/gate';
 import { AppError, reply, Reply } from '@app/http';
-import { parseHost } from '@app/pki/discovery';
+import { parseHost } from '@app/net';
 import { hostKeyHost } from '@app/ssh';
-import { expectedHostKey, toAppError } from '@app/pki/ssh-service';
+import { expectedHostKey, toAppError } from '@app/ssh/service';
 import type { ConfigureRemoteResetDto } from './remote-reset.dto';
 import { connectorAppError, connectorOf, defaultPort, RemoteSettings, SETTINGS_SQL } from './remote-target';
 

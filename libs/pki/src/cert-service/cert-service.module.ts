@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PkiSecretGateModule } from '@app/gate';
-import { SshServiceModule } from '../ssh-service';
+import { SshServiceModule } from '@app/ssh/service';
 import { AuthorityRepository } from './authority.repository';
 import { CaBootstrap } from './ca-bootstrap';
 import { CertificateAuthoritiesService } from './certificate-authorities.service';

@@ -7,7 +7,7 @@ import { PkiSecretGate, pkiSecretTarget } from '@app/gate';
 import { AppError } from '@app/http';
 import { joinPems } from '../certs';
 import { RemoteHostError, runRemoteCommand, shellQuote, SshHostKeys, SshTarget, verifySshLogin, writeRemoteFile } from '@app/ssh';
-import { expectedHostKey, mapSshErrors } from '../ssh-service';
+import { expectedHostKey, mapSshErrors } from '@app/ssh/service';
 import { chainOf } from './certificate-export.service';
 import { CertificateSecrets } from './certificate-secrets';
 import { CertificatesService } from './certificates.service';

@@ -1,6 +1,7 @@
 // The documented discovery limits (docs/api/pki.md, "SSL discovery"). Range size, TIMEOUT
 // bounds and the file's target count come from the discovery library.
-export { MAX_RANGE_SIZE, MAX_LIST_TARGETS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, DEFAULT_PORT } from '../discovery';
+export { MAX_RANGE_SIZE, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, DEFAULT_PORT } from '@app/net';
+export { MAX_LIST_TARGETS } from '../discovery';
 
 /** TLS connections in flight per discovery. */
 export const DISCOVERY_CONCURRENCY = 64;

@@ -2,21 +2,9 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, ErrorCode } from '@app/http';
+import { AddressError, expandIpv4Range, parseHost, parsePort, parseTimeoutSeconds, type Target, timeoutCapNote } from '@app/net';
 import { certificateDetails, toPem } from '../certs';
-import {
-  DiscoveryError,
-  DiscoveryResult,
-  discoverTargets,
-  expandIpv4Range,
-  parseHost,
-  parsePort,
-  parseTargetList,
-  parseTimeoutSeconds,
-  timeoutCapNote,
-  scanEndpoint,
-  summarizeCertificate,
-  Target,
-} from '../discovery';
+import { DiscoveryError, DiscoveryResult, discoverTargets, parseTargetList, scanEndpoint, summarizeCertificate } from '../discovery';
 import { FileDiscoveryDto, RangeDiscoveryDto, SingleDiscoveryDto } from './discovery-input';
 import {
   defaultWaitMs,
@@ -140,7 +128,7 @@ export class DiscoveryService implements OnApplicationBootstrap, OnModuleDestroy
     try {
       parsed = plan();
     } catch (error) {
-      if (error instanceof DiscoveryError) throw AppError.invalid(error.message);
+      if (error instanceof AddressError) throw AppError.invalid(error.message);
       throw error;
     }
     if (this.running.size >= MAX_RUNNING_DISCOVERIES) {

@@ -1,5 +1,7 @@
-/** Bad discovery input (host, port, timeout, range, target list); maps to a client error. */
-export class DiscoveryError extends Error {
+import { AddressError } from '@app/net';
+
+/** Bad discovery input (a target list, WAIT); an AddressError, so answered as a client error. */
+export class DiscoveryError extends AddressError {
   constructor(message: string) {
     super(message);
     this.name = 'DiscoveryError';

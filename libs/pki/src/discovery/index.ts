@@ -1,17 +1,5 @@
 export { DiscoveryError, ConnectionFailure } from './errors';
 export type { ConnectionFailureKind } from './errors';
-export {
-  DEFAULT_PORT,
-  DEFAULT_TIMEOUT_SECONDS,
-  MAX_TIMEOUT_SECONDS,
-  MAX_RANGE_SIZE,
-  parseHost,
-  parsePort,
-  parseTimeoutSeconds,
-  timeoutCapNote,
-  expandIpv4Range,
-} from './targets';
-export type { Target } from './targets';
 export { parseTargetList, MAX_LIST_TARGETS } from './target-list';
 export { fetchCertificateChain } from './fetch-chain';
 export type { FetchChainOptions, FetchedChain } from './fetch-chain';

@@ -2,7 +2,7 @@ import { LookupFunction } from 'node:net';
 import { summarizeCertificate } from './certificate-summary';
 import { ConnectionFailure } from './errors';
 import { fetchCertificateChain, FetchedChain } from './fetch-chain';
-import { Target } from './targets';
+import type { Target } from '@app/net';
 
 export type DiscoveryStatus = 'SUCCESS' | 'FAILURE';
 export type DiscoveryEntry = [DiscoveryStatus, string];

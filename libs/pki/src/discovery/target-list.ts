@@ -1,5 +1,5 @@
 import { DiscoveryError } from './errors';
-import { DEFAULT_PORT, parseHost, parsePort, Target } from './targets';
+import { DEFAULT_PORT, parseHost, parsePort, type Target } from '@app/net';
 
 export const MAX_LIST_TARGETS = 1024;
 

@@ -2,7 +2,7 @@ import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { MetricsService } from '@app/observability';
 import { DiscoveryService } from '../discovery-service';
-import { SshKeyPool } from '../ssh-service';
+import { SshKeyPool } from '@app/ssh/service';
 
 /** Gauges of this process's key and discovery machinery, wherever the service runs it. */
 export function registerPkiProcessGauges(metrics: MetricsService, moduleRef: ModuleRef): void {

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { AppError } from '@app/http';
-import { parseHost, parsePort } from '../discovery';
+import { parseHost, parsePort } from '@app/net';
 import { toAppError } from './ssh-errors';
 
 export const DEFAULT_SSH_PORT = 22;

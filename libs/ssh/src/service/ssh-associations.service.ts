@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { AppError } from '@app/http';
-import { addAuthorizedKey, RemoteHostError, removeAuthorizedKey, type SshTarget } from '@app/ssh';
+import { addAuthorizedKey, RemoteHostError, removeAuthorizedKey, type SshTarget } from '..';
 import { mapSshErrors } from './ssh-errors';
 import type { AssociateKeyDto } from './ssh-input';
 import { SshAssociationRepository } from './ssh-association.repository';

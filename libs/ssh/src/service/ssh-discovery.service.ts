@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
-import { expandIpv4Range, parseTimeoutSeconds } from '../discovery';
-import { checkHostKeyOnly, probeSshBanner, RemoteHostError } from '@app/ssh';
+import { expandIpv4Range, parseTimeoutSeconds } from '@app/net';
+import { checkHostKeyOnly, probeSshBanner, RemoteHostError } from '..';
 import { addressOf, DEFAULT_SSH_PORT } from './resource-address';
 import { mapSshErrors } from './ssh-errors';
 import type { SshDiscoveryDto } from './ssh-input';

@@ -1,13 +1,13 @@
 import { AppError, ErrorCode } from '@app/http';
-import { DiscoveryError } from '../discovery';
-import { RemoteHostError, SshKeyError } from '@app/ssh';
+import { AddressError } from '@app/net';
+import { RemoteHostError, SshKeyError } from '..';
 
 /**
  * Library errors become envelope failures: bad input answers INVALID_INPUT, a host that
  * refused answers REMOTE_FAILURE; both messages already name only host, port, user, path.
  */
 export function toAppError(error: unknown, context?: string): unknown {
-  if (error instanceof SshKeyError || error instanceof DiscoveryError) return AppError.invalid(error.message);
+  if (error instanceof SshKeyError || error instanceof AddressError) return AppError.invalid(error.message);
   if (error instanceof RemoteHostError) {
     return new AppError(ErrorCode.RemoteFailure, context ? `${context}: ${error.message}` : error.message);
   }

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { RsaKeyPool } from '@app/ssh';
+import { RsaKeyPool } from '..';
 
 /** The RSA-2048 pool for the lifetime of the app: started at init, drained on shutdown. */
 @Injectable()

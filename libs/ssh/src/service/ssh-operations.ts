@@ -4,7 +4,7 @@ import { FileReply, listReply, reply, Reply } from '@app/http';
 import { SshAssociationsService } from './ssh-associations.service';
 import { SshDiscoveryService } from './ssh-discovery.service';
 import { parseResourceName } from './resource-address';
-import { SshHostKeys } from '@app/ssh';
+import { SshHostKeys } from '..';
 import type {
   AcceptHostKeyDto, ApplyCredentialsDto, AssociateKeyDto, CreateSshKeyDto, DeleteSshKeyDto, EnumerateUsersDto, ExportSshKeyDto,
   ImportSshKeyDto, SshDiscoveryDto, UserOnResourceDto,

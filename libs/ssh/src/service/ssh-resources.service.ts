@@ -5,11 +5,9 @@ import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { PkiSecretGate } from '@app/gate';
 import { AppError } from '@app/http';
-import { enumerateLoginUsers, keptLoginUsers, MAX_LOGIN_USERS, normalizeHostKeyFingerprint, type SshTarget } from '@app/ssh';
+import { enumerateLoginUsers, keptLoginUsers, MAX_LOGIN_USERS, normalizeHostKeyFingerprint, SshHostKeys, type SshTarget, verifySshLogin } from '..';
 import { parseResourceName } from './resource-address';
 import { mapSshErrors } from './ssh-errors';
-import { SshHostKeys } from '@app/ssh';
-import { verifySshLogin } from '@app/ssh';
 import type { ApplyCredentialsDto, EnumerateUsersDto } from './ssh-input';
 import { SshResourceRepository, type SshResourceRow, type SshUserRow } from './ssh-resource.repository';
 

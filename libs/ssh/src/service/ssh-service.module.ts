@@ -3,7 +3,7 @@ import { PkiSecretGateModule } from '@app/gate';
 import { SshAssociationRepository } from './ssh-association.repository';
 import { SshAssociationsService } from './ssh-associations.service';
 import { SshDiscoveryService } from './ssh-discovery.service';
-import { SshHostKeys } from '@app/ssh';
+import { SshHostKeys } from '..';
 import { SshKeyPool } from './ssh-key-pool';
 import { SshKeyRepository } from './ssh-key.repository';
 import { SshKeysService } from './ssh-keys.service';
