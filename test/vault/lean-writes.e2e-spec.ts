@@ -146,4 +146,40 @@ describe('lean write routes answer as the long way does', () => {
       expect([c.name, history[0].n]).toEqual([c.name, c.granted ? 1 : 0]);
     }
   });
+
+  // The lean change authenticates in its own statement (PasswordChanger.changeAsCaller). Only
+  // callers SQL admits alone may be changed by it: a locked, expired or host-bound caller, or a
+  // role without password.change, goes through the Authenticator and is refused there, with
+  // nothing written, exactly as the long way refuses them.
+  it('a locked, expired, host-bound or read-only caller changes nothing through the one statement, and is answered as the long way answers', async () => {
+    const q = (sql: string, params: unknown[] = []) => s.dataSource.query(sql, params);
+    const r = await createResource(s.vaultUrl, s.adminToken, { PASSWORD: 'Fold-Start-Pass-1!' });
+    const path = `/resources/${r.resourceId}/accounts/${r.accountId}/password`;
+    const make = (name: string, role: string, options: { allowedHosts?: string } = {}) => createUserWithToken(s, name, role, { superAdmin: true, ...options });
+    const locked = await make('fold-locked', 'Administrator');
+    const expired = await make('fold-expired', 'Administrator');
+    const elsewhere = await make('fold-elsewhere', 'Administrator', { allowedHosts: '10.0.0.7' });
+    const auditor = await make('fold-auditor', 'Password Auditor');
+    await q('UPDATE users SET locked = true WHERE id = $1', [locked.id]);
+    await q('UPDATE users SET expires_on = current_date - 1 WHERE id = $1', [expired.id]);
+    const expected: [string, string][] = [
+      ['locked', 'User account is locked. Contact your administrator.'],
+      ['expired', 'User account has expired. Contact your administrator.'],
+      ['elsewhere', 'User is not allowed to access from this host'],
+      ['auditor', 'Your role (Password Auditor) does not allow this operation'],
+    ];
+    for (const [[name, message], caller] of expected.map((e, i) => [e, [locked, expired, elsewhere, auditor][i]] as const)) {
+      const body = await both((way) => send(way, 'put', path, caller.token, { NEWPASSWORD: `Fold-${name}-Pass-1!`, REASON: 'test' }));
+      expect([name, body.operation.result.status, body.operation.result.message]).toEqual([name, 'Failed', expect.stringContaining(message)]);
+    }
+    expect(await q(`SELECT count(*)::int AS n FROM audit WHERE account_id = $1 AND operation = 'Password Changed'`, [r.accountId])).toEqual([{ n: 0 }]);
+    expect(await q('SELECT count(*)::int AS n FROM password_history WHERE account_id = $1', [r.accountId])).toEqual([{ n: 0 }]);
+    // The same call with the token in the form body instead of the header, by a caller SQL admits.
+    const inBody = await request(s.vaultUrl)
+      .put(`/restapi/json/v1${path}`)
+      .type('form')
+      .send({ AUTHTOKEN: s.adminToken, INPUT_DATA: inputData({ NEWPASSWORD: 'Fold-Body-Pass-1!', REASON: 'test' }) });
+    expect(inBody.body.operation.result).toEqual({ status: 'Success', message: 'Password changed successfully' });
+    expect(await q(`SELECT actor_name, reason FROM audit WHERE account_id = $1 AND operation = 'Password Changed'`, [r.accountId])).toEqual([{ actor_name: 'admin', reason: 'test' }]);
+  });
 });

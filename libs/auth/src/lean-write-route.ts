@@ -37,8 +37,9 @@ export interface LeanWriteSpec {
 }
 
 /**
- * A write with a form or JSON body, served before Express and Nest (see LeanRoute). The
- * edge is the long way's, step for step: a token before the body is looked up before any
+ * A write with a form or JSON body, served before Express and Nest (see LeanRoute). Unless
+ * the route authenticates in its own statement (serveAsCaller), the edge is the long way's,
+ * step for step: a token before the body is looked up before any
  * byte of it is read (a token that would be refused has its body left unread, and without
  * one at most PREAUTH_BODY_LIMIT bytes are read), the body is read by the same reader, then the caller is admitted by the same Authenticator with the route's
  * permission (reusing that one look-up, as the guard does), and the answer is built by the
@@ -69,6 +70,23 @@ export abstract class LeanWriteRoute extends LeanRoute {
   /** The handler's work once the caller is admitted; throws as the controller would. */
   protected abstract serve(actor: Actor, req: AuthedRequest, match: RegExpExecArray): Promise<Reply>;
 
+  /**
+   * A route whose statement authenticates as it decides (the token's look-up joined to it)
+   * defines this instead of having the caller admitted first: it is handed the request with
+   * its body read, and must authenticate (in its statement, or by `authenticate`) before
+   * anything else. No look-up precedes the body, so the body is read as one without an
+   * admitted token is: at most PREAUTH_BODY_LIMIT bytes unless the token would be admitted.
+   * A body that could not be read is answered the long way: the caller authenticated, then
+   * the body's error.
+   */
+  protected serveAsCaller?(req: AuthedRequest, match: RegExpExecArray): Promise<Reply>;
+
+  /** Admits the request's caller through the Authenticator with the route's permission (as the guard does). */
+  protected async authenticate(req: AuthedRequest): Promise<Actor> {
+    req.actor = await this.authenticator.authenticate(req, this.permission);
+    return req.actor;
+  }
+
   handle(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== this.spec.method || hasNoBody(req) || /^multipart\//i.test(req.headers['content-type'] ?? '')) return false;
     const { path, search } = splitUrl(req.url ?? '');
@@ -82,13 +100,18 @@ export abstract class LeanWriteRoute extends LeanRoute {
     const { meta } = this;
     try {
       req.route_ = this.route;
-      const actor = await this.admit(req, res);
-      const reply = await this.serve(actor, req, match);
+      const reply = this.serveAsCaller ? await this.runAsCaller(req, res, match) : await this.serve(await this.admit(req, res), req, match);
       sendJson(res, 200, buildEnvelope({ ...meta, layout: 'vaultA', status: reply.status ?? meta.successText ?? 'Success', reply }));
     } catch (error) {
       const answer = errorAnswer(error, { layout: 'vaultA', meta }, req.method ?? '', req.path, this.logger);
       sendJson(res, answer.status, answer.body);
     }
+  }
+
+  private async runAsCaller(req: AuthedRequest, res: ServerResponse, match: RegExpExecArray): Promise<Reply> {
+    await new Promise<void>((done) => readTextBody(req, this.spec.maxBody, done, { res, gate: this.gate }));
+    if (req.bodyError) return this.serve(await this.authenticate(req), req, match);
+    return this.serveAsCaller!(req, match);
   }
 
   private async admit(req: AuthedRequest, res: ServerResponse): Promise<Actor> {

