@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { KeyFiles, keygenCreate, keygenFingerprint, keygenPublicFromPrivate } from '../../libs/ssh/src/ssh-keygen.test-helper';
+import { SshKeyPool } from '@app/ssh/service';
 import { createUserWithToken, startTestServices, TestServices } from '../support/app';
 import { inputData } from '../support/http';
 
@@ -16,7 +17,7 @@ describe('pki SSH keys (6565 layout)', () => {
   let s: TestServices;
   const files = new KeyFiles();
   beforeAll(async () => {
-    s = await startTestServices();
+    s = await startTestServices({ SSH_KEY_POOL_SIZE: '2' }); // the production default keeps keys ahead; so does this file
   });
   afterAll(async () => {
     files.cleanup();
@@ -30,9 +31,13 @@ describe('pki SSH keys (6565 layout)', () => {
   const exportKey = (keyName: string, keyExportType?: string) =>
     post('exportSSHKey', { keyName, ...(keyExportType ? { keyExportType } : {}) }).buffer(true).parse(binary);
 
-  it('creates an RSA-2048 key and lists it with the spec fields', async () => {
+  it('creates an RSA-2048 key, from the keys SSH_KEY_POOL_SIZE keeps ahead, and lists it with the spec fields', async () => {
+    const pool = s.pki.get(SshKeyPool).pool;
+    await pool.whenFull();
+    expect(pool.available).toBe(2);
     const res = await post('createsshkey', { keyName: 'rsa-key', keyType: 'ssh-rsa', length: '2048', comment: 'ops@example' });
     expect(res.body).toEqual({ name: 'CreateSSHKey', result: { status: 'Success', message: 'New SSH key created successfully' } });
+    expect(pool.available).toBe(1); // taken from the pool (its refill runs in the background)
 
     const list = await get('getAllSSHKeys');
     expect(list.body.name).toBe('GetAllSSHKeys');

@@ -30,7 +30,9 @@ export async function startTestServices(env: Record<string, string> = {}, databa
   const url = databaseUrl ?? (await createTestDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'vault-test-'));
   // No periodic password verification unless a test asks: its logins would race the test's own.
-  const config = loadConfig({ TLS_MODE: 'off', DATA_DIR: dataDir, LOG_LEVEL: 'error', DB_POOL_SIZE: '5', VERIFY_INTERVAL_MS: '0', ...env });
+  // No RSA keys generated ahead either (8 per file, both services: over a CPU-second a file)
+  // unless a test asks; without the pool every key is generated when asked for.
+  const config = loadConfig({ TLS_MODE: 'off', DATA_DIR: dataDir, LOG_LEVEL: 'error', DB_POOL_SIZE: '5', VERIFY_INTERVAL_MS: '0', SSH_KEY_POOL_SIZE: '0', ...env });
   const vault = await createApp(VaultModule.forRoot(config, url), config);
   const pki = await createApp(PkiModule.forRoot(config, url), config);
   await vault.listen(0, '127.0.0.1');

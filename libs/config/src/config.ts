@@ -36,6 +36,8 @@ export interface AppConfig {
   sweepIntervalMs: number;
   /** How often each account under remote password reset is verified against its target, ms (once per account across instances; 0: never). */
   verifyIntervalMs: number;
+  /** RSA-2048 keys each service keeps generated ahead for SSH key creation (0: generate on demand). */
+  sshKeyPoolSize: number;
   /** Size of the database connection pool per service. */
   dbPoolSize: number;
   /** Longest wait for a database connection (a free pool slot or a new connection), ms. */
@@ -133,6 +135,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     unmanagedCertPath: text(env, 'UNMANAGED_CERT_PATH'),
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
     verifyIntervalMs: integer(env, 'VERIFY_INTERVAL_MS', 86_400_000, 0, 366 * 86_400_000),
+    sshKeyPoolSize: integer(env, 'SSH_KEY_POOL_SIZE', 4, 0, 64),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 20, 1, 500),
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 60_000, 0, 3_600_000),

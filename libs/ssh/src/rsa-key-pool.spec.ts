@@ -37,6 +37,16 @@ describe('RsaKeyPool', () => {
     expect(pool.available).toBe(0);
   });
 
+  it('with size 0 (SSH_KEY_POOL_SIZE=0) generates nothing ahead and still hands out keys', async () => {
+    pool = new RsaKeyPool({ size: 0, modulusLength: 1024 });
+    pool.start();
+    await pool.whenFull();
+    expect(pool.available).toBe(0);
+    expect((await pool.take()).asymmetricKeyType).toBe('rsa');
+    await pool.whenFull();
+    expect(pool.available).toBe(0);
+  });
+
   it('is used by generateSshKey for keys of its length only', async () => {
     pool = new RsaKeyPool({ size: 1, modulusLength: 1024 });
     pool.start();
