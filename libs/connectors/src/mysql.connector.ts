@@ -1,4 +1,4 @@
-import { createConnection, type Connection, type ConnectionOptions } from 'mysql2/promise';
+import type { Connection, ConnectionOptions } from 'mysql2/promise';
 import { AdminSession, Connector, ConnectorError, ConnectorTarget, Credential, DEFAULT_TIMEOUT_MS, networkFailure, where } from './connector';
 import { checkTlsMode, tlsOptions } from './tls';
 
@@ -110,6 +110,9 @@ async function login(target: ConnectorTarget, who: Credential): Promise<Connecti
   };
   let connection: Connection | undefined;
   try {
+    // Loaded on first use: most instances never reach a MySQL server, and every start (and
+    // every test file) would otherwise load the driver.
+    const { createConnection } = await import('mysql2/promise');
     connection = await createConnection(options);
     connection.on('error', () => undefined);
     // Escaped literals rely on backslash escapes: a server default of NO_BACKSLASH_ESCAPES would undo them.

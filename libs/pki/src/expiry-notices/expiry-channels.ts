@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createTransport, Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { ExpiryFacts, expiryMail, expiryWebhookBody } from './expiry-message';
 
@@ -8,37 +8,24 @@ const TIMEOUT_MS = 15_000;
 /** Where expiry notices go: the operator's SMTP relay, and the JSON webhook when one is set. */
 @Injectable()
 export class ExpiryChannels {
-  private readonly mail?: Transporter;
-  private readonly from?: string;
+  private readonly smtp?: AppConfig['expiry']['smtp'];
+  /** Made at the first mail: an instance without SMTP never loads the mail library. */
+  private mail?: Promise<Transporter>;
   private readonly webhookUrl?: string;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    const smtp = config.expiry.smtp;
-    if (smtp) {
-      this.mail = createTransport({
-        host: smtp.host,
-        port: smtp.port,
-        secure: smtp.tls === 'implicit',
-        requireTLS: smtp.tls === 'starttls',
-        ignoreTLS: smtp.tls === 'off',
-        auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
-        connectionTimeout: TIMEOUT_MS,
-        greetingTimeout: TIMEOUT_MS,
-        socketTimeout: TIMEOUT_MS,
-      });
-      this.from = smtp.from;
-    }
+    this.smtp = config.expiry.smtp;
     this.webhookUrl = config.expiry.webhookUrl;
   }
 
   get enabled(): boolean {
-    return this.mail !== undefined || this.webhookUrl !== undefined;
+    return this.smtp !== undefined || this.webhookUrl !== undefined;
   }
 
   /** Names of the channels that will carry a notice, for the audit row. */
   describe(recipients: string[]): string {
     const parts = [];
-    if (this.mail && recipients.length) parts.push(`mail to ${recipients.join(', ')}`);
+    if (this.smtp && recipients.length) parts.push(`mail to ${recipients.join(', ')}`);
     if (this.webhookUrl) parts.push('webhook');
     return parts.join(' and ');
   }
@@ -50,8 +37,9 @@ export class ExpiryChannels {
 
   /** Any notice by the same channels (mail to `recipients`, the JSON body to the webhook). */
   async deliver(notice: { subject: string; text: string; recipients: string[]; webhook: Record<string, unknown> }): Promise<void> {
-    if (this.mail && notice.recipients.length) {
-      await this.mail.sendMail({ from: this.from, to: notice.recipients, subject: notice.subject, text: notice.text });
+    if (this.smtp && notice.recipients.length) {
+      const mail = await this.transport(this.smtp);
+      await mail.sendMail({ from: this.smtp.from, to: notice.recipients, subject: notice.subject, text: notice.text });
     }
     if (this.webhookUrl) {
       const response = await fetch(this.webhookUrl, {
@@ -66,6 +54,23 @@ export class ExpiryChannels {
   }
 
   close(): void {
-    this.mail?.close();
+    void this.mail?.then((mail) => mail.close(), () => undefined);
+  }
+
+  private transport(smtp: NonNullable<AppConfig['expiry']['smtp']>): Promise<Transporter> {
+    this.mail ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport({
+        host: smtp.host,
+        port: smtp.port,
+        secure: smtp.tls === 'implicit',
+        requireTLS: smtp.tls === 'starttls',
+        ignoreTLS: smtp.tls === 'off',
+        auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+        connectionTimeout: TIMEOUT_MS,
+        greetingTimeout: TIMEOUT_MS,
+        socketTimeout: TIMEOUT_MS,
+      }),
+    );
+    return this.mail;
   }
 }
