@@ -311,6 +311,10 @@ describe('PAM360 operations on the vault (issue 29)', () => {
       const page = ok(await admin.get('/resources', { SEARCHVALUE: 'list-', STARTINDEX: '1', LIMIT: 1 }));
       expect(page.totalRows).toBe(3);
       expect(names(page)).toEqual(['list-b']);
+      // Without a LIMIT the rest of the list is counted from the rows the page returns.
+      const rest = ok(await admin.get('/resources', { SEARCHVALUE: 'list-', STARTINDEX: 1 }));
+      expect(names(rest)).toEqual(['list-b', 'list-c']);
+      expect(rest.totalRows).toBe(3);
       const past = ok(await admin.get('/resources', { SEARCHVALUE: 'list-', STARTINDEX: 5 }));
       expect(past).toEqual({ name: 'GET RESOURCES', result: expect.anything(), totalRows: 3 });
       failed(await admin.get('/resources', { LIMIT: 0 }), 'LIMIT must be at least 1');

@@ -27,22 +27,28 @@ export class ResourcesService {
     const params: unknown[] = visibilityParams(actor);
     const filter = searchFilters(search, params).map((f) => `AND ${f}`).join(' ');
     const where = `FROM resources r WHERE ${resourceVisibleSql('r', '$1', '$2', '$3')} ${filter}`;
-    const offset = `$${params.push(search.STARTINDEX ?? 0)}`;
+    const start = search.STARTINDEX ?? 0;
+    const offset = `$${params.push(start)}`;
     const limit = search.LIMIT === undefined ? 'ALL' : `$${params.push(search.LIMIT)}`;
-    // The page is chosen in SQL, with the count of all matches beside it; the accounts are counted
-    // for the page's rows only. Where the whole resource is visible every account counts (kept on
-    // the resource, migration ResourceListing): the per-account test runs only for
-    // resources seen through account-level shares.
+    // The page is chosen in SQL; the accounts are counted for the page's rows only. Where the
+    // whole resource is visible every account counts (kept on the resource, migration
+    // ResourceListing): the per-account test runs only for resources seen through account-level
+    // shares. Only a LIMIT needs the count of all matches beside the page (count(*) OVER ()):
+    // without one the rows themselves are the rest of the matches, and leaving the window out
+    // lets PostgreSQL send rows while it still walks the index instead of after the last.
+    const counted = limit !== 'ALL';
     const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `WITH page AS (SELECT r.id, r.org_id, r.owner_id, r.account_count, r.name, r.type, r.description, count(*) OVER () AS total ${where} ORDER BY r.name, r.id OFFSET ${offset} LIMIT ${limit})
-       SELECT r.id, r.name, r.type, r.description, r.total,
+      `WITH page AS (SELECT r.id, r.org_id, r.owner_id, r.account_count, r.name, r.type, r.description${counted ? ', count(*) OVER () AS total' : ''} ${where} ORDER BY r.name, r.id OFFSET ${offset} LIMIT ${limit})
+       SELECT r.id, r.name, r.type, r.description${counted ? ', r.total' : ''},
          CASE WHEN NOT ${accountSharesReachSql('$2')} OR ${resourceVisibleSql('r', '$1', '$2', '$3', { wholeResource: true })} THEN r.account_count
               ELSE (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}) END AS n
        FROM page r ORDER BY r.name, r.id`,
       params,
     );
     // A page past the end has no row to carry the count: it is counted on its own.
-    const total = rows.length ? Number(rows[0].total) : Number((await this.dataSource.query(`SELECT count(*) AS n ${where}`, params.slice(0, params.length - (limit === 'ALL' ? 1 : 2))))[0].n);
+    const total = rows.length
+      ? counted ? Number(rows[0].total) : start + rows.length
+      : Number((await this.dataSource.query(`SELECT count(*) AS n ${where}`, params.slice(0, params.length - (counted ? 2 : 1))))[0].n);
     return listReply('Resources fetched successfully', rows.map(resourceListEntry), total);
   }
 
