@@ -244,6 +244,9 @@ describe('audit: GET_AUDIT (op 51) and the tamper-evident chain', () => {
       const [row] = await s.dataSource.query(`SELECT id FROM audit WHERE resource_name = 'chain-res' ORDER BY id LIMIT 1`);
       await s.dataSource.query(`UPDATE audit SET actor_name = 'mallory' WHERE id = $1`, [row.id]);
       expect((await verify()).problem).toEqual({ kind: 'altered', id: String(row.id), message: `row ${row.id} has been altered (its content does not match its seal)` });
+      // Ranges of one row: each stream's batch buffers go back to the hash workers many times over.
+      const walked = await verifyAuditChain(s.dataSource, s.vault.get(Keyring), { rangeIds: 1, streams: 2, hashWorkers: 2 });
+      expect(walked.problem).toEqual({ kind: 'altered', id: String(row.id), message: `row ${row.id} has been altered (its content does not match its seal)` });
     });
 
     it('reports a row inserted into a gap, sealed or not', async () => {

@@ -67,9 +67,7 @@ interface Walked extends RangeResult {
   suspect?: Suspect;
 }
 
-// A batch of links for the hash workers: large enough that messages are rare, small enough that
-// a stream with BATCHES_IN_FLIGHT of them out stays at a few MB.
-const BATCH_BYTES = 256 * 1024;
+// Batches a stream may have with the hash workers at once before it stops reading.
 const BATCHES_IN_FLIGHT = 4;
 
 async function walkRows(
@@ -96,9 +94,7 @@ async function walkRows(
 
   // The batch being filled (records for the workers, and each record's row and previous id),
   // in buffers shared with the workers and reused once their check has settled.
-  const free: Buffer[] = [];
-  const take = (bytes = BATCH_BYTES) => (bytes === BATCH_BYTES && free.pop()) || Buffer.from(new SharedArrayBuffer(bytes));
-  let batch = take();
+  let batch = hashes.take();
   let used = 0;
   let ids: number[] = [];
   let prevIds: number[] = [];
@@ -120,13 +116,13 @@ async function walkRows(
       })
       .catch((error: unknown) => void (failure ??= { error }))
       .finally(() => {
-        if (sent.batch.length === BATCH_BYTES) free.push(sent.batch);
+        hashes.give(sent.batch);
         inFlight.delete(job);
         if (inFlight.size < BATCHES_IN_FLIGHT) socket.resume();
       });
     inFlight.add(job);
     if (inFlight.size >= BATCHES_IN_FLIGHT) socket.pause();
-    batch = take();
+    batch = hashes.take();
     used = 0;
     ids = [];
     prevIds = [];
@@ -154,7 +150,10 @@ async function walkRows(
       const room = RECORD_HEAD + INNER_BLOCK + 32 + payloadRoom(data);
       if (used + room > batch.length) {
         flush();
-        if (room > batch.length) batch = take(room);
+        if (room > batch.length) {
+          hashes.give(batch);
+          batch = hashes.take(room);
+        }
       }
       const end = hashLength === 32 ? writeChainPayload(row, batch, used + RECORD_HEAD + INNER_BLOCK + 32) : -1;
       if (end < 0) {
@@ -162,9 +161,9 @@ async function walkRows(
         return finish(checked, { suspect });
       }
       batch.writeUInt32LE(end - used - RECORD_HEAD, used);
-      data.copy(batch, used + 4, hashAt, hashAt + 32);
-      hashes.inner.copy(batch, used + RECORD_HEAD);
-      prevHash.copy(batch, used + RECORD_HEAD + INNER_BLOCK);
+      copyBytes(data, hashAt, batch, used + 4, 32);
+      copyBytes(hashes.inner, 0, batch, used + RECORD_HEAD, INNER_BLOCK);
+      copyBytes(prevHash, 0, batch, used + RECORD_HEAD + INNER_BLOCK, 32);
       if (ids.length === 0) firstAt = checked;
       ids.push(id);
       prevIds.push(prevId);
@@ -177,7 +176,7 @@ async function walkRows(
       }
       checkpoints.delete(id);
     }
-    data.copy(prevHash, 0, hashAt, hashAt + 32);
+    copyBytes(data, hashAt, prevHash, 0, 32);
     prevId = id;
     checked += 1;
   };
@@ -193,6 +192,7 @@ async function walkRows(
     flush();
   } finally {
     await Promise.allSettled(inFlight);
+    hashes.give(batch); // flushed or never sent: free for the next range
     socket.resume();
   }
   if (failure) throw failure.error;
@@ -200,6 +200,11 @@ async function walkRows(
   if (mismatch && (!found || mismatch.at <= found.at)) return { checked: mismatch.at, last, suspect: mismatch.suspect };
   if (found) return { checked: found.at, last, problem: found.problem, suspect: found.suspect };
   return { checked, last };
+}
+
+/** A few bytes copied in a loop: Buffer.copy's checks cost more than the copy at this size (4 per row). */
+function copyBytes(from: Buffer, at: number, to: Buffer, offset: number, length: number): void {
+  for (let i = 0; i < length; i++) to[offset + i] = from[at + i];
 }
 
 function sameBytes(expected: Buffer, data: Buffer, at: number): boolean {
