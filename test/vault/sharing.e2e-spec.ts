@@ -134,6 +134,9 @@ describe('vault sharing: "owned by or shared to" on every path', () => {
     const carol = users.carol.api;
     const list = await carol.get('/resources');
     expect(list.body.operation.Details).toEqual([expect.objectContaining({ 'RESOURCE NAME': 'shared-db', NOOFACCOUNTS: '1' })]);
+    // A page (LIMIT) is counted by another statement: the same entry and total.
+    const page = await carol.get('/resources', { STARTINDEX: 0, LIMIT: 10 });
+    expect(page.body.operation).toMatchObject({ Details: list.body.operation.Details, totalRows: 1 });
     const accounts = await carol.get(`/resources/${r.resourceId}/accounts`);
     expect(accounts.body.operation.Details['ACCOUNT LIST'].map((a: Record<string, string>) => a['ACCOUNT NAME'])).toEqual(['app']);
     expect((await carol.get(`/resources/${r.resourceId}/accounts/${appAccountId}/password`)).body.operation.Details).toEqual({ PASSWORD: 'App-Secret-456!' });

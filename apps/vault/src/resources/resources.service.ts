@@ -33,16 +33,18 @@ export class ResourcesService {
     // The page is chosen in SQL; the accounts are counted for the page's rows only. Where the
     // whole resource is visible every account counts (kept on the resource, migration
     // ResourceListing): the per-account test runs only for resources seen through account-level
-    // shares. Only a LIMIT needs the count of all matches beside the page (count(*) OVER ()):
-    // without one the rows themselves are the rest of the matches, and leaving the window out
-    // lets PostgreSQL send rows while it still walks the index instead of after the last.
+    // shares. Only a LIMIT needs the count of all matches beside the page (count(*) OVER ()); the
+    // window then keeps the id and the name of each match, not every column, and the page's 100
+    // rows are read afterwards. Without a LIMIT the rows themselves are the rest of the matches,
+    // and without the window PostgreSQL sends rows while it still walks the index.
     const counted = limit !== 'ALL';
+    const accounts = `CASE WHEN NOT ${accountSharesReachSql('$2')} OR ${resourceVisibleSql('r', '$1', '$2', '$3', { wholeResource: true })} THEN r.account_count
+      ELSE (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}) END`;
     const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `WITH page AS (SELECT r.id, r.org_id, r.owner_id, r.account_count, r.name, r.type, r.description${counted ? ', count(*) OVER () AS total' : ''} ${where} ORDER BY r.name, r.id OFFSET ${offset} LIMIT ${limit})
-       SELECT r.id, r.name, r.type, r.description${counted ? ', r.total' : ''},
-         CASE WHEN NOT ${accountSharesReachSql('$2')} OR ${resourceVisibleSql('r', '$1', '$2', '$3', { wholeResource: true })} THEN r.account_count
-              ELSE (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id AND ${resourceVisibleSql('r', '$1', '$2', '$3', { account: 'a' })}) END AS n
-       FROM page r ORDER BY r.name, r.id`,
+      counted
+        ? `WITH page AS (SELECT r.id, r.name, count(*) OVER () AS total ${where} ORDER BY r.name, r.id OFFSET ${offset} LIMIT ${limit})
+           SELECT r.id, r.name, r.type, r.description, p.total, ${accounts} AS n FROM page p JOIN resources r ON r.id = p.id ORDER BY p.name, p.id`
+        : `SELECT r.id, r.name, r.type, r.description, ${accounts} AS n ${where} ORDER BY r.name, r.id OFFSET ${offset}`,
       params,
     );
     // A page past the end has no row to carry the count: it is counted on its own.
