@@ -1,6 +1,6 @@
 import { ClientBase } from 'pg';
 import { CHAIN_COLUMNS, chainLink, ChainProblem, ChainRow, genesisHash } from './audit-chain';
-import { BinaryRow, copyBinaryRows } from './binary-copy';
+import { BinaryRow, copyBinaryRows } from '@app/persistence';
 import { ChainHashPool, INNER_BLOCK, RECORD_HEAD } from './chain-hash-pool';
 import { BINARY_CHAIN_COLUMNS, BINARY_CHAIN_FIELDS, HASH_FIELD, ID_FIELD, PREV_ID_FIELD, payloadRoom, readInt8, writeChainPayload } from './chain-payload-binary';
 

@@ -1,5 +1,5 @@
 import { chainPayload, ChainRow } from './audit-chain';
-import { BinaryRow } from './binary-copy';
+import { BinaryRow } from '@app/persistence';
 import { BINARY_CHAIN_FIELDS, writeChainPayload } from './chain-payload-binary';
 
 const INT8 = new Set(['id', 'prev']);

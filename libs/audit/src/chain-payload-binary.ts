@@ -1,4 +1,4 @@
-import { BinaryRow } from './binary-copy';
+import { BinaryRow, writeJsonString } from '@app/persistence';
 
 /**
  * chainPayload written straight from a binary COPY row into bytes, for the verifier: no
@@ -62,13 +62,7 @@ export function writeChainPayload(row: BinaryRow, out: Buffer, offset: number): 
     const from = start[field];
     const kind = KINDS[f];
     if (kind === TEXT) {
-      out[at++] = 0x22;
-      for (let i = from, end = from + len; i < end; i++) {
-        const b = data[i];
-        if (b >= 0x20 && b !== 0x22 && b !== 0x5c) out[at++] = b;
-        else at = writeEscape(out, at, b);
-      }
-      out[at++] = 0x22;
+      at = writeJsonString(out, at, data, from, len);
       continue;
     }
     let value: number;
@@ -83,26 +77,6 @@ export function writeChainPayload(row: BinaryRow, out: Buffer, offset: number): 
     out[at++] = 0x22;
   }
   out[at++] = 0x5d; // ]
-  return at;
-}
-
-const HEX = Buffer.from('0123456789abcdef', 'latin1');
-
-function writeEscape(out: Buffer, at: number, b: number): number {
-  out[at++] = 0x5c;
-  switch (b) {
-    case 0x22: out[at++] = 0x22; break;
-    case 0x5c: out[at++] = 0x5c; break;
-    case 0x08: out[at++] = 0x62; break; // b
-    case 0x09: out[at++] = 0x74; break; // t
-    case 0x0a: out[at++] = 0x6e; break; // n
-    case 0x0c: out[at++] = 0x66; break; // f
-    case 0x0d: out[at++] = 0x72; break; // r
-    default:
-      out[at++] = 0x75; out[at++] = 0x30; out[at++] = 0x30; // u00
-      out[at++] = HEX[b >> 4];
-      out[at++] = HEX[b & 15];
-  }
   return at;
 }
 

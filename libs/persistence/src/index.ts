@@ -7,3 +7,5 @@ export * from './listened-client';
 export * from './migrate';
 export * from './snake-naming.strategy';
 export * from './sql';
+export * from './binary-copy';
+export * from './json-text';
