@@ -2,10 +2,10 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableF
 import { Reflector } from '@nestjs/core';
 import { Response } from 'express';
 import { map, Observable } from 'rxjs';
-import { buildEnvelope } from './envelope';
+import { buildEnvelope, envelopeBytes } from './envelope';
 import { EdgeAwareRequest, refuseUnstorableParams } from './edge-input';
 import { layoutOf, operationOf } from './operation-meta';
-import { FileReply, HtmlReply, JsonReply, Reply, TextReply } from './reply';
+import { FileReply, HtmlReply, JsonReply, RenderedList, Reply, TextReply } from './reply';
 import { noteAnswer } from './request-note';
 
 /** Wraps every handler's Reply in the envelope its route metadata names. */
@@ -41,12 +41,15 @@ export class EnvelopeInterceptor implements NestInterceptor {
           return value.text;
         }
         if (!meta) return value;
-        return buildEnvelope({
+        const envelope = buildEnvelope({
           ...meta,
           layout,
           status: reply!.status ?? meta.successText ?? 'Success',
           reply: reply!,
         });
+        if (!(reply!.details instanceof RenderedList)) return envelope;
+        const body = envelopeBytes(envelope);
+        return new StreamableFile(body, { type: 'application/json; charset=utf-8', length: body.length });
       }),
     );
   }

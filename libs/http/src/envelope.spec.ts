@@ -1,4 +1,5 @@
-import { buildEnvelope } from './envelope';
+import { buildEnvelope, envelopeBytes } from './envelope';
+import { RenderedList } from './reply';
 
 describe('buildEnvelope', () => {
   it('vault prefix A: Details capital D, totalRows for lists', () => {
@@ -39,5 +40,22 @@ describe('buildEnvelope', () => {
       result: { Status: 'Success', Message: 'm' },
       details: { a: 1 },
     });
+  });
+});
+
+describe('envelopeBytes', () => {
+  const items = [{ 'RESOURCE NAME': 'a "quoted" \\ name' }, { 'RESOURCE NAME': 'é 😀' }];
+  const envelope = (details: unknown, totalRows?: number) =>
+    buildEnvelope({ layout: 'vaultA', name: 'GET RESOURCES', status: 'Success', reply: { message: 'm', details, totalRows } });
+
+  it('writes a rendered list\'s bytes where the list would be, with its length as totalRows', () => {
+    const rendered = new RenderedList(Buffer.from(JSON.stringify(items)), items.length);
+    expect(envelopeBytes(envelope(rendered)).toString()).toBe(JSON.stringify(envelope(items)));
+    expect(envelopeBytes(envelope(rendered, 7)).toString()).toBe(JSON.stringify(envelope(items, 7)));
+  });
+
+  it('omits an empty rendered list as it omits an empty one, and leaves other envelopes as JSON.stringify writes them', () => {
+    expect(envelopeBytes(envelope(new RenderedList(Buffer.from('[]'), 0))).toString()).toBe(JSON.stringify(envelope([])));
+    expect(envelopeBytes(envelope(items)).toString()).toBe(JSON.stringify(envelope(items)));
   });
 });

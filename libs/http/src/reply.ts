@@ -15,6 +15,17 @@ export function reply(message: string, details?: unknown, extra?: Record<string,
   return { message, details, extra };
 }
 
+/**
+ * A list already rendered as a JSON array (copyJsonObjects in libs/persistence), for lists of
+ * many rows: the envelope is written around its bytes instead of stringifying objects.
+ */
+export class RenderedList {
+  constructor(
+    readonly json: Buffer,
+    readonly length: number,
+  ) {}
+}
+
 export function listReply(message: string, items: unknown[], totalRows = items.length): Reply {
   return { message, details: items, totalRows };
 }

@@ -21,7 +21,7 @@ export class ResourcesController {
   @Get()
   @Operation('GET RESOURCES', Permission.ResourceRead)
   list(@CurrentActor() actor: Actor, @Input(ResourceSearchDto) search: ResourceSearchDto) {
-    return this.resources.list(actor, search);
+    return this.resources.list(actor, search, { rendered: true });
   }
 
   @Post()
