@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor } from '@app/audit';
 import { listReply, RenderedList, reply, Reply } from '@app/http';
-import { copyJsonObjects, pgPool } from '@app/persistence';
+import { copyJsonObjects, JsonRows, pgPool } from '@app/persistence';
 import { findResource, ResourceRow } from '../common/access';
 import { bool } from '../common/format';
 import { accountSharesReachSql, resourceVisibleSql, visibilityParams } from '@app/gate';
@@ -70,18 +70,21 @@ export class ResourcesService {
   private async renderedList(actor: Actor, start: number): Promise<Reply | undefined> {
     const [org, uid, superAdmin] = visibilityParams(actor).map(sqlLiteral);
     const client = await pgPool(this.dataSource).connect();
+    let rows: JsonRows;
     try {
-      const { json, count } = await copyJsonObjects(
+      rows = await copyJsonObjects(
         client,
         `SELECT r.id::text, r.name, r.type, r.description, (${accountCountSql(org, uid, superAdmin)})::text
          FROM resources r WHERE ${resourceVisibleSql('r', org, uid, superAdmin)} ORDER BY r.name, r.id OFFSET ${sqlLiteral(start)}`,
         LIST_KEYS,
       );
-      if (count === 0) return undefined;
-      return { message: 'Resources fetched successfully', details: new RenderedList(json, count), totalRows: start + count };
-    } finally {
-      client.release();
+    } catch (error) {
+      client.release(error as Error); // a connection a COPY failed on is not handed out again
+      throw error;
     }
+    client.release();
+    if (rows.count === 0) return undefined;
+    return { message: 'Resources fetched successfully', details: new RenderedList(rows.json, rows.count), totalRows: start + rows.count };
   }
 
   /** The resource and the accounts of it the caller sees; totalRows counts those matching the search, before paging. */
