@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
 import { ConnectorKind } from '@app/connectors';
-import { useHostKeyPins } from '@app/ssh';
-import { PEER_KINDS, startPeer } from '../test/support/connector-peers';
-import { startBenchVault } from './peer-bench';
+import type { ConnectorPeer } from '../test/support/connector-peers';
+import { benchEveryKind, BenchVault } from './peer-bench';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
@@ -21,20 +20,10 @@ interface Figures {
   secondsPer1000: number;
 }
 
-async function main(): Promise<void> {
-  useHostKeyPins({ verify: async () => undefined });
-  const kinds = (process.env.BENCH_KINDS?.split(',') as ConnectorKind[] | undefined) ?? PEER_KINDS;
-  const rows: Figures[] = [];
-  for (const kind of kinds) rows.push(await benchKind(kind));
-  console.log(`remote changes: ${WORKERS} accounts changed concurrently for ${SECONDS} s; verification: the periodic round (8 logins at once per instance)`);
-  console.table(rows);
-}
-
-async function benchKind(kind: ConnectorKind): Promise<Figures> {
-  const peer = await startPeer(kind);
-  const vault = await startBenchVault(`connectors_${kind}`);
-  const { db, call } = vault;
-  try {
+benchEveryKind(
+  { name: 'connectors', title: `remote changes: ${WORKERS} accounts changed concurrently for ${SECONDS} s; verification: the periodic round (8 logins at once per instance)` },
+  async (kind: ConnectorKind, peer: ConnectorPeer, vault: BenchVault): Promise<Figures> => {
+    const { db, call } = vault;
     const rid = await vault.peerResource(peer, `${kind}-bench`);
     const addAccounts = (count: number, prefix: string) => vault.peerAccounts(peer, rid, count, prefix);
 
@@ -86,13 +75,5 @@ async function benchKind(kind: ConnectorKind): Promise<Figures> {
       verifySeconds: Number(verifySeconds.toFixed(2)),
       secondsPer1000: Number(((verifySeconds * 1000) / verifyIds.length).toFixed(1)),
     };
-  } finally {
-    await vault.stop();
-    await peer.stop();
-  }
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+  },
+);

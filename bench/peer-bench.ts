@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { runMigrations } from '@app/persistence';
-import type { ConnectorPeer } from '../test/support/connector-peers';
+import type { ConnectorKind } from '@app/connectors';
+import { useHostKeyPins } from '@app/ssh';
+import { PEER_KINDS, startPeer, type ConnectorPeer } from '../test/support/connector-peers';
 import { freeLoopbackPort } from '../test/support/peer-tls';
 import { ServiceProcess } from '../test/reliability/service-process';
 
@@ -95,4 +97,36 @@ export async function startBenchVault(name: string, env: Record<string, string> 
       await admin.end();
     },
   };
+}
+
+/**
+ * Runs `bench` once per connector kind (BENCH_KINDS, or every kind with a peer), each against
+ * its own peer and its own vault (databases named after `name`), then prints `title` and the
+ * figures as a table. The peers are fixtures on loopback: their host keys are not pinned.
+ */
+export function benchEveryKind<T extends object>(
+  setup: { name: string; title: string; env?: Record<string, string>; instances?: number },
+  bench: (kind: ConnectorKind, peer: ConnectorPeer, vault: BenchVault) => Promise<T>,
+): void {
+  const run = async (): Promise<void> => {
+    useHostKeyPins({ verify: async () => undefined });
+    const kinds = (process.env.BENCH_KINDS?.split(',') as ConnectorKind[] | undefined) ?? PEER_KINDS;
+    const rows: T[] = [];
+    for (const kind of kinds) {
+      const peer = await startPeer(kind);
+      const vault = await startBenchVault(`${setup.name}_${kind}`, setup.env, setup.instances);
+      try {
+        rows.push(await bench(kind, peer, vault));
+      } finally {
+        await vault.stop();
+        await peer.stop();
+      }
+    }
+    console.log(setup.title);
+    console.table(rows);
+  };
+  run().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
 }

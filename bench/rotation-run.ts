@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
 import { ConnectorKind } from '@app/connectors';
-import { useHostKeyPins } from '@app/ssh';
-import { PEER_KINDS, startPeer } from '../test/support/connector-peers';
-import { startBenchVault } from './peer-bench';
+import type { ConnectorPeer } from '../test/support/connector-peers';
+import { benchEveryKind, BenchVault } from './peer-bench';
 
 // One schedule due at once for ACCOUNTS accounts of one resource; the time from the due time
 // to the last run done, with ROTATION_CONCURRENCY accounts at once on each of INSTANCES instances.
@@ -21,20 +20,15 @@ interface Figures {
   failed: number;
 }
 
-async function main(): Promise<void> {
-  useHostKeyPins({ verify: async () => undefined });
-  const kinds = (process.env.BENCH_KINDS?.split(',') as ConnectorKind[] | undefined) ?? PEER_KINDS;
-  const rows: Figures[] = [];
-  for (const kind of kinds) rows.push(await benchKind(kind));
-  console.log(`scheduled rotation: one due time, ${INSTANCES} instance(s), ROTATION_CONCURRENCY=${CONCURRENCY}`);
-  console.table(rows);
-}
-
-async function benchKind(kind: ConnectorKind): Promise<Figures> {
-  const peer = await startPeer(kind);
-  const vault = await startBenchVault(`rotation_${kind}`, { ROTATION_TICK_MS: '100', ROTATION_CONCURRENCY: CONCURRENCY, VERIFY_INTERVAL_MS: '0' }, INSTANCES);
-  const { db, call } = vault;
-  try {
+benchEveryKind(
+  {
+    name: 'rotation',
+    title: `scheduled rotation: one due time, ${INSTANCES} instance(s), ROTATION_CONCURRENCY=${CONCURRENCY}`,
+    env: { ROTATION_TICK_MS: '100', ROTATION_CONCURRENCY: CONCURRENCY, VERIFY_INTERVAL_MS: '0' },
+    instances: INSTANCES,
+  },
+  async (kind: ConnectorKind, peer: ConnectorPeer, vault: BenchVault): Promise<Figures> => {
+    const { db, call } = vault;
     const rid = await vault.peerResource(peer, `${kind}-fleet`);
     await vault.peerAccounts(peer, rid, kind === 'ssh' ? SSH_ACCOUNTS : ACCOUNTS, 'rot');
     await call('PUT', `/resources/${rid}/remotepasswordreset`, { ACCOUNTNAME: peer.admin.username, ...peer.config });
@@ -56,13 +50,5 @@ async function benchKind(kind: ConnectorKind): Promise<Figures> {
       await db.query(`SELECT count(*) FILTER (WHERE status = 'done')::int AS done, count(*) FILTER (WHERE status = 'failed')::int AS failed FROM rotation_runs`)
     ).rows;
     return { kind, accounts: done + failed, seconds: Number(seconds.toFixed(2)), perMinute: Math.round((done * 60) / seconds), failed };
-  } finally {
-    await vault.stop();
-    await peer.stop();
-  }
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+  },
+);
