@@ -8,6 +8,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   writes: async () => (await import('./writes')).main(),
   'checkout-cycle': async () => (await import('./checkout-cycle')).main(),
   'audit-verify': async () => (await import('./audit-verify')).main(),
+  'audit-seal': async () => (await import('./audit-seal')).main(),
   'audit-paging': async () => (await import('./audit-paging')).main(),
   'discovery': async () => (await import('./discovery')).main(),
   'cert-sign': async () => (await import('./cert-sign')).main(),

@@ -240,6 +240,27 @@ describe('audit: GET_AUDIT (op 51) and the tamper-evident chain', () => {
       await backup();
     });
 
+    it('seals a row the binary writer cannot write (a time beyond 2^53 µs) by chainLink, and the rows after it in the same call', async () => {
+      const writer = new AuditWriter(s.dataSource);
+      const first = await writer.record({ category: 'User', operation: 'Before' }); // the far row comes mid-batch
+      const [{ id: far }] = await s.dataSource.query(
+        `INSERT INTO audit (category, operation, outcome, created_at) VALUES ('User', 'Far Future', 'Success', '2300-01-01T00:00:00Z') RETURNING id::text AS id`,
+      );
+      const after = [await writer.record({ category: 'User', operation: 'After 1' }), await writer.record({ category: 'User', operation: 'After 2' })];
+      await sealer().sealNow();
+      const { key } = await loadChainState(s.dataSource, s.vault.get(Keyring));
+      for (const id of [first, far, ...after]) {
+        const [row] = await s.dataSource.query(`SELECT ${CHAIN_COLUMNS} FROM audit a WHERE a.id = $1`, [id]);
+        const [seal] = await s.dataSource.query('SELECT prev_id::text AS prev, hash FROM audit_seals WHERE audit_id = $1', [id]);
+        const [before] = await s.dataSource.query('SELECT hash FROM audit_seals WHERE audit_id = $1', [seal.prev]);
+        expect(chainLink(key, before.hash, seal.prev, row).equals(seal.hash)).toBe(true);
+      }
+      const [head] = await s.dataSource.query('SELECT last_id::text AS id FROM audit_chain WHERE id = 1');
+      expect(head.id).toBe(after[1]);
+      expect(await verify()).toMatchObject({ ok: true, unsealed: 0 });
+      await backup();
+    });
+
     it('reports the first altered row', async () => {
       const [row] = await s.dataSource.query(`SELECT id FROM audit WHERE resource_name = 'chain-res' ORDER BY id LIMIT 1`);
       await s.dataSource.query(`UPDATE audit SET actor_name = 'mallory' WHERE id = $1`, [row.id]);

@@ -62,26 +62,6 @@ export function chainLinkOfPayload(key: Buffer, prevHash: Buffer, payload: strin
   return createHmac('sha256', key).update(prevHash).update(payload).digest();
 }
 
-/**
- * The text chainLink hashes, built by PostgreSQL for audit row `a` sealed after row `prev`:
- * to_json escapes text exactly as JSON.stringify does (the short escapes, other control
- * characters as lower-case \u00xx, nothing else), so the sealer receives one string per row
- * instead of twenty fields. (The verifier writes the same bytes from binary columns, see
- * chain-payload-binary.ts, and re-checks a mismatch with chainLink before reporting it.)
- */
-export function chainPayloadSql(prev: string): string {
-  // Digits need no escaping: quoting them directly saves most of the to_json calls.
-  const number = (e: string) => `coalesce('"' || ${e} || '"', 'null')`;
-  const text = (e: string) => `coalesce(to_json(${e})::text, 'null')`;
-  const fields = [
-    number('a.id'), number(prev), number('(extract(epoch FROM a.created_at) * 1000000)::bigint'), number('a.org_id'), text('a.category'),
-    text('a.operation'), text('a.outcome'), number('a.actor_id'), text('a.actor_name'), text('a.ip'), text('a.client'), number('a.resource_id'),
-    text('a.resource_name'), number('a.account_id'), text('a.account_name'), text('a.target'), text('a.reason'), text('a.ticket_id'),
-    number('a.request_id'), text('a.description'),
-  ];
-  return `'[' || ${fields.join(` || ',' || `)} || ']'`;
-}
-
 export type ChainProblemKind = 'altered' | 'inserted' | 'removed';
 
 export interface ChainProblem {

@@ -1,20 +1,16 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Keyring } from '@app/crypto';
-import { chainLinkOfPayload, chainPayloadSql } from './audit-chain';
+import { ClientBase } from 'pg';
 import { loadChainState } from './audit-chain-key';
+import { linkRows } from './seal-links';
 
 const INTERVAL_MS = 2000;
 /**
- * Rows per sealing transaction: 5,000 kept ~1.5 MB of payload text alive across
- * young-generation collections.
+ * Rows per sealing transaction (it holds the chain's row lock): small enough to commit
+ * often, large enough that the per-transaction statements are a small share.
  */
 const BATCH = 1000;
-/**
- * Links hashed between two turns of the event loop: a batch hashed at once held it ~2 ms
- * (5,000 rows ~10 ms), which requests waiting behind it felt (the read's p99).
- */
-const HASH_RUN = 100;
 /** A checkpoint every this many sealed rows, and on the first sealing after a quiet spell. */
 const CHECKPOINT_EVERY = 1000;
 const QUIET_SPELL = '5 minutes';
@@ -141,35 +137,23 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
   private async sealUpTo(bound: string): Promise<void> {
     const { key } = await loadChainState(this.dataSource, this.keyring);
     for (;;) {
-      const sealed = await this.dataSource.transaction(async (m) => {
+      const batch = await this.dataSource.transaction(async (m) => {
         const [state] = await m.query(
           'SELECT last_id::text AS last_id, last_hash, sealed_rows::text AS sealed_rows FROM audit_chain WHERE id = 1 FOR UPDATE SKIP LOCKED',
         );
-        if (!state) return 0; // another instance is sealing
-        // PostgreSQL builds each row's hashed text, naming the row before it (the head for the first).
-        const rows: { id: string; payload: string }[] = await m.query(
-          `SELECT a.id::text AS id, ${chainPayloadSql('coalesce(lag(a.id) OVER (ORDER BY a.id), $1)')} AS payload
-           FROM audit a WHERE a.id > $1 AND a.id <= $2 ORDER BY a.id LIMIT ${BATCH}`,
-          [state.last_id, bound],
-        );
-        if (rows.length === 0) return 0;
-        let prevId: string = state.last_id;
-        let prevHash: Buffer = state.last_hash;
-        const hashes: Buffer[] = [];
-        for (const [i, row] of rows.entries()) {
-          // Hashing is synchronous (~2 µs a link): requests get the event loop back every HASH_RUN links.
-          if (i > 0 && i % HASH_RUN === 0) await new Promise((resolve) => setImmediate(resolve));
-          prevHash = chainLinkOfPayload(key, prevHash, row.payload);
-          hashes.push(prevHash);
-          prevId = row.id;
-        }
+        if (!state) return { sealed: 0, more: false }; // another instance is sealing
+        const runner = m.queryRunner as unknown as { connect(): Promise<ClientBase> };
+        const { ids, hashes, more } = await linkRows(await runner.connect(), key, state.last_id, state.last_hash, bound, BATCH);
+        if (ids.length === 0) return { sealed: 0, more: false };
+        const prevId = ids[ids.length - 1];
+        const prevHash = hashes[hashes.length - 1];
         // One list of ids and one binary run of 32-byte links: serialising an array per
         // column cost node more than hashing (each link a hex string, each id quoted).
         await m.query(
           `INSERT INTO audit_seals (audit_id, prev_id, hash)
            SELECT x.id, coalesce(lag(x.id) OVER (ORDER BY x.n), $2::bigint), substring($3::bytea FROM (x.n::int - 1) * 32 + 1 FOR 32)
            FROM unnest($1::bigint[]) WITH ORDINALITY AS x(id, n)`,
-          [`{${rows.map((row) => row.id).join(',')}}`, state.last_id, Buffer.concat(hashes)],
+          [`{${ids.join(',')}}`, state.last_id, Buffer.concat(hashes)],
         );
         // The counts cover exactly the sealed rows: a reader adds the rows above the head itself.
         await m.query(
@@ -180,7 +164,7 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
           [state.last_id, prevId],
         );
         const before = BigInt(state.sealed_rows);
-        const after = before + BigInt(rows.length);
+        const after = before + BigInt(ids.length);
         await m.query('UPDATE audit_chain SET last_id = $1, last_hash = $2, sealed_rows = $3, updated_at = now() WHERE id = 1', [
           prevId,
           prevHash,
@@ -194,9 +178,9 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
           // Logged so the head can be compared with a copy kept outside the database.
           this.logger.log(`checkpoint at audit id ${prevId}: ${prevHash.toString('hex')}`);
         }
-        return rows.length;
+        return { sealed: ids.length, more };
       });
-      if (sealed < BATCH) return;
+      if (!batch.more) return;
     }
   }
 }
