@@ -66,12 +66,13 @@ export function resourceVisibleSql(
 }
 
 /**
- * Whether any account-level share reaches user `uid` (directly or through a user group). It is
- * uncorrelated, so PostgreSQL computes it once per statement: without such a share every
- * resource the caller sees is seen whole, and a list need not test each resource for it.
+ * Whether an account-level share of resource `r` reaches user `uid` (directly or through a
+ * user group). The shares are an uncorrelated set, which PostgreSQL hashes once per statement:
+ * a list tests each resource with one probe. Of a visible resource, every account is visible
+ * unless this holds (its visibility may then come from those shares alone).
  */
-export function accountSharesReachSql(uid: string, groups?: string): string {
-  return `EXISTS (SELECT 1 FROM shares g WHERE g.account_id IS NOT NULL AND ${toCallerSql(uid, groups)})`;
+export function accountSharedSql(r: string, uid: string, groups?: string): string {
+  return `${r}.id IN (SELECT g.resource_id FROM shares g WHERE g.account_id IS NOT NULL AND g.resource_id IS NOT NULL AND ${toCallerSql(uid, groups)})`;
 }
 
 /**

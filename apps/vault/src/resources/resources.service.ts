@@ -5,7 +5,7 @@ import { listReply, RenderedList, reply, Reply } from '@app/http';
 import { copyJsonObjects, JsonRows, pgPool } from '@app/persistence';
 import { findResource, ResourceRow } from '../common/access';
 import { bool } from '../common/format';
-import { accountSharesReachSql, resourceVisibleSql, visibilityParams } from '@app/gate';
+import { accountSharedSql, resourceVisibleSql, visibilityParams } from '@app/gate';
 import { inUseSql } from '@app/gate';
 import { effectiveAccessControl } from '../password-requests/access-sql';
 import { SettingsService } from '../settings/settings.service';
@@ -146,12 +146,16 @@ export function resourceDetails(resource: ResourceRow): Record<string, string> {
 }
 
 /**
- * NOOFACCOUNTS of resource `r` for the caller. Where the whole resource is visible every account
- * counts (kept on the resource, migration ResourceListing): the per-account test runs only for
- * resources seen through account-level shares.
+ * NOOFACCOUNTS of resource `r`, a resource the caller sees (the statement's WHERE). Where the
+ * whole resource is visible every account counts (kept on the resource, migration
+ * ResourceListing); the per-account test runs only for resources seen through account-level
+ * shares. A resource no such share of reaches the caller is seen whole (owner, super
+ * administrator, resource or resource-group share): one hashed probe decides most rows
+ * before the whole-resource test (a third of a 20,000-row list's time in PostgreSQL when
+ * it ran for every row).
  */
 function accountCountSql(org: string, uid: string, superAdmin: string): string {
-  return `CASE WHEN NOT ${accountSharesReachSql(uid)} OR ${resourceVisibleSql('r', org, uid, superAdmin, { wholeResource: true })} THEN r.account_count
+  return `CASE WHEN NOT ${accountSharedSql('r', uid)} OR ${resourceVisibleSql('r', org, uid, superAdmin, { wholeResource: true })} THEN r.account_count
     ELSE (SELECT count(*) FROM accounts a WHERE a.resource_id = r.id AND ${resourceVisibleSql('r', org, uid, superAdmin, { account: 'a' })}) END`;
 }
 
