@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ClientBase } from 'pg';
 import { DataSource } from 'typeorm';
 import { Keyring } from '@app/crypto';
-import { ClientBase } from 'pg';
 import { loadChainState } from './audit-chain-key';
 import { linkRows } from './seal-links';
 
@@ -137,14 +137,15 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
   private async sealUpTo(bound: string): Promise<void> {
     const { key } = await loadChainState(this.dataSource, this.keyring);
     for (;;) {
-      const batch = await this.dataSource.transaction(async (m) => {
+      // Whether rows up to the bound may be left for another batch.
+      const more = await this.dataSource.transaction(async (m) => {
         const [state] = await m.query(
           'SELECT last_id::text AS last_id, last_hash, sealed_rows::text AS sealed_rows FROM audit_chain WHERE id = 1 FOR UPDATE SKIP LOCKED',
         );
-        if (!state) return { sealed: 0, more: false }; // another instance is sealing
+        if (!state) return false; // another instance is sealing
         const runner = m.queryRunner as unknown as { connect(): Promise<ClientBase> };
-        const { ids, hashes, more } = await linkRows(await runner.connect(), key, state.last_id, state.last_hash, bound, BATCH);
-        if (ids.length === 0) return { sealed: 0, more: false };
+        const { ids, hashes, more: left } = await linkRows(await runner.connect(), key, state.last_id, state.last_hash, bound, BATCH);
+        if (ids.length === 0) return false;
         const prevId = ids[ids.length - 1];
         const prevHash = hashes[hashes.length - 1];
         // One list of ids and one binary run of 32-byte links: serialising an array per
@@ -178,9 +179,9 @@ export class AuditSealer implements OnModuleInit, OnModuleDestroy {
           // Logged so the head can be compared with a copy kept outside the database.
           this.logger.log(`checkpoint at audit id ${prevId}: ${prevHash.toString('hex')}`);
         }
-        return { sealed: ids.length, more };
+        return left;
       });
-      if (!batch.more) return;
+      if (!more) return;
     }
   }
 }

@@ -32,7 +32,8 @@ export async function linkRows(client: ClientBase, key: Buffer, lastId: string, 
     read++;
     if (slow !== undefined) return;
     const id = readInt8(row, ID_FIELD);
-    if (scratch.length < payloadRoom(row.data)) scratch = Buffer.alloc(payloadRoom(row.data));
+    const room = payloadRoom(row.data);
+    if (scratch.length < room) scratch = Buffer.alloc(room);
     const end = Number.isNaN(id) ? -1 : writeChainPayload(row, scratch, 0);
     if (end < 0) {
       slow = rowId(row);
