@@ -43,12 +43,14 @@ describe('foreign keys and their indexes', () => {
       WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace
         AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.conrelid
                         AND (i.indkey::int2[])[0:array_length(c.conkey, 1) - 1] = c.conkey)
-      GROUP BY c.oid, c.conrelid ORDER BY 1`);
-    expect(rows.map((r) => r.fk)).toEqual(Object.keys(UNINDEXED).sort());
+      GROUP BY c.oid, c.conrelid`);
+    expect(rows.map((r) => r.fk).sort()).toEqual(Object.keys(UNINDEXED).sort());
   });
 
   it('the partial indexes serve the referential look-ups of a deleted account (col = $1 implies NOT NULL)', async () => {
     await db.query('SET enable_seqscan = off');
+    // The referential queries are prepared once and run with the key as a parameter.
+    await db.query('SET plan_cache_mode = force_generic_plan');
     for (const [table, column, index] of [
       ['accounts', 'dual_current_id', 'accounts_dual_current'],
       ['shares', 'account_id', 'shares_account'],
@@ -57,7 +59,6 @@ describe('foreign keys and their indexes', () => {
       ['stored_files', 'account_id', 'stored_files_account'],
     ]) {
       await db.query(`PREPARE lookup (int) AS SELECT 1 FROM ${table} WHERE ${column} = $1`);
-      await db.query("SET plan_cache_mode = force_generic_plan");
       const { rows } = await db.query('EXPLAIN EXECUTE lookup(1)');
       await db.query('DEALLOCATE lookup');
       expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain(` ${index} `);
