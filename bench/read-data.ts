@@ -41,7 +41,9 @@ export async function seededSets(): Promise<DataSet[]> {
 function readTargets(seed: SeedInfo): (Target & { rid: number })[] {
   const allowed = seed.users.flatMap((u) => u.own.map(([rid, aid]) => ({ token: u.token, path: path(rid, aid), rid })));
   const refused = seed.users.flatMap((u) => u.refused.map(([rid, aid]) => ({ token: u.token, path: path(rid, aid), rid })));
-  return shuffle(allowed).flatMap((t, i) => (i % 19 === 18 && refused.length ? [t, refused.pop()!] : [t]));
+  // BENCH_REFUSED=0 leaves the refused requests out (the allowed reads alone).
+  const refusing = process.env.BENCH_REFUSED !== '0';
+  return shuffle(allowed).flatMap((t, i) => (refusing && i % 19 === 18 && refused.length ? [t, refused.pop()!] : [t]));
 }
 
 /**
