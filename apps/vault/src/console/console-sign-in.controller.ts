@@ -1,5 +1,4 @@
 import { Controller, Get, Post, Req } from '@nestjs/common';
-import { toString as qrSvg } from 'qrcode';
 import { DataSource } from 'typeorm';
 import { AuditOperation, AuditWriter } from '@app/audit';
 import { AppError, HtmlReply, ParsedRequest, Public } from '@app/http';
@@ -141,6 +140,8 @@ export class ConsoleSignInController {
   private async enrolment(session: ConsoleSession, error?: string): Promise<string> {
     const secret = await this.auth.pendingSecret(session);
     const [user] = await this.dataSource.query('SELECT username FROM users WHERE id = $1', [session.userId]);
+    // Loaded on first use: only a console user's enrolment draws a QR code.
+    const { toString: qrSvg } = await import('qrcode');
     return enrolPage({ csrf: session.csrf }, secret, await qrSvg(totpUri(secret, user.username), { type: 'svg', margin: 1 }), error);
   }
 }

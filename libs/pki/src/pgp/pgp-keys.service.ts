@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import * as openpgp from 'openpgp';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, AuditOperation, AuditWriter } from '@app/audit';
 import { Keyring } from '@app/crypto';
@@ -84,6 +83,8 @@ export class PgpKeysService {
   private async ensureKey(actor: Actor, user: UserRow, within?: EntityManager): Promise<PgpKeyRow> {
     const existing = await this.find(user.org_id, user.id, within);
     if (existing) return existing;
+    // Loaded on first use: most starts (and most test files) never make a PGP key.
+    const openpgp = await import('openpgp');
     const { publicKey, privateKey } = await openpgp.generateKey({
       userIDs: [{ name: user.username, ...(user.email ? { email: user.email } : {}) }],
       format: 'armored',

@@ -1,7 +1,7 @@
-import { Client } from 'ssh2';
 import { RemoteHostError } from '../errors';
 import { connectionError } from './connection-errors';
 import { checkHostKey, presentedHostKey, type PresentedHostKey } from './host-key';
+import { newSshClient } from './ssh2-client';
 import { DEFAULT_CONNECT_TIMEOUT_MS, hostLabel, type SshTarget } from './target';
 
 /**
@@ -9,12 +9,12 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, hostLabel, type SshTarget } from './target'
  * it on first sight) and disconnects before authentication: discovery learns a host's key
  * without any credentials.
  */
-export function checkHostKeyOnly(target: Omit<SshTarget, 'username'>): Promise<PresentedHostKey> {
+export async function checkHostKeyOnly(target: Omit<SshTarget, 'username'>): Promise<PresentedHostKey> {
   const timeoutMs = target.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const where = hostLabel(target.host, target.port);
   const full: SshTarget = { ...target, username: '' };
+  const client = await newSshClient();
   return new Promise((resolve, reject) => {
-    const client = new Client();
     let outcome: { key: PresentedHostKey } | { error: RemoteHostError } | undefined;
     let settled = false;
     const finish = (error?: unknown) => {

@@ -1,7 +1,8 @@
-import { Client, type ClientChannel, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import type { Client, ClientChannel, ConnectConfig, SFTPWrapper } from 'ssh2';
 import { RemoteHostError } from '../errors';
 import { connectionError } from './connection-errors';
 import { checkHostKey, presentedHostKey } from './host-key';
+import { newSshClient } from './ssh2-client';
 import { DEFAULT_CONNECT_TIMEOUT_MS, hostLabel, type SshTarget } from './target';
 
 export interface ExecOptions {
@@ -122,11 +123,11 @@ function collect(
   });
 }
 
-export function openSshSession(target: SshTarget): Promise<SshSession> {
+export async function openSshSession(target: SshTarget): Promise<SshSession> {
   const timeoutMs = target.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const fail = (error: unknown) => connectionError(error, target.host, target.port, target.username, timeoutMs);
+  const client = await newSshClient();
   return new Promise((resolve, reject) => {
-    const client = new Client();
     let settled = false;
     const settle = (outcome: () => void) => {
       if (!settled) {
