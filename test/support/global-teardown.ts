@@ -1,4 +1,7 @@
 import { Client } from 'pg';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 // Drops the template and every database cloned from it in this run.
 export default async function globalTeardown(): Promise<void> {
@@ -15,6 +18,8 @@ export default async function globalTeardown(): Promise<void> {
       await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     }
     await admin.end();
+    // The started template's administrator (test/support/database.ts).
+    rmSync(join(tmpdir(), `${template}.first-admin.json`), { force: true });
   }
   const embedded = (globalThis as Record<string, unknown>).__embeddedPostgres as
     | { stop(): Promise<void> }
