@@ -10,6 +10,7 @@ import { verifyRestore } from '../../scripts/admin/verify-restore';
 import { startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { inputData } from '../support/http';
+import { ThrowawayPostgres } from './throwaway-postgres';
 
 /**
  * Backup = pg_dump + the master key file, kept apart. A dump restored into a fresh database
@@ -19,9 +20,13 @@ import { inputData } from '../support/http';
 describe('backup and restore', () => {
   let s: TestServices;
   const dir = mkdtempSync(join(tmpdir(), 'vault-backup-'));
+  // pg_dump refuses a server newer than itself, and a run without DATABASE_URL uses the embedded
+  // PostgreSQL, newer than the machine's: the services keep their data on the machine's own.
+  const pg = new ThrowawayPostgres();
 
   beforeAll(async () => {
-    s = await startTestServices();
+    await pg.start();
+    s = await startTestServices({}, pg.url);
     const r = await createResource(s.vaultUrl, s.adminToken, { RESOURCENAME: 'backed-up', PASSWORD: 'First-Pass-123!' });
     await request(s.vaultUrl)
       .put(`/restapi/json/v1/resources/${r.resourceId}/accounts/${r.accountId}/password`)
@@ -35,7 +40,10 @@ describe('backup and restore', () => {
     expect((await pki('createCertificate', { CNAME: 'backup.example.test', ALG: 'EC', LEN: '256', PASSWORD: 'Cert-Pass-1' })).body.result.status).toBe('Success');
     await new AuditSealer(s.dataSource, s.vault.get(Keyring)).sealNow();
   });
-  afterAll(() => s.close());
+  afterAll(async () => {
+    await s?.close();
+    await pg.destroy();
+  });
 
   const dump = (format: 'custom' | 'plain') => {
     const file = join(dir, `vault.${format === 'custom' ? 'dump' : 'sql'}`);
