@@ -47,15 +47,31 @@ export class PatroniCluster {
       '--initial-cluster', `drill=http://127.0.0.1:${peerPort}`, '--log-level', 'warn',
     ]);
     for (const name of ['node1', 'node2']) {
-      const node: PatroniNode = { name, pgPort: await freePort(), restPort: await freePort(), dir: join(this.dir, name), config: join(this.dir, `${name}.yml`) };
-      this.nodes.push(node);
-      this.writeConfig(node);
+      this.nodes.push({ name, pgPort: 0, restPort: 0, dir: join(this.dir, name), config: join(this.dir, `${name}.yml`) });
     }
     // node1 first, so that it bootstraps and is the first leader; node2 clones it.
-    await this.startNode(this.nodes[0]);
-    if (!(await eventually(async () => (await this.role(this.nodes[0])) === 'primary', 90_000))) throw new Error(`node1 did not become leader:\n${this.tail()}`);
-    await this.startNode(this.nodes[1]);
-    if (!(await this.waitSynchronous(90_000))) throw new Error(`node2 did not become a synchronous standby:\n${this.tail()}`);
+    await this.launch(this.nodes[0], async () => (await this.role(this.nodes[0])) === 'primary', 'node1 did not become leader');
+    await this.launch(this.nodes[1], () => this.isSynchronous(), 'node2 did not become a synchronous standby');
+  }
+
+  /**
+   * A node's first start, on ports picked just before it. A port picked free can meanwhile
+   * become the local port of some other test's outgoing connection (both come from the
+   * ephemeral range), and Patroni exits when its REST port is taken: the node then starts again
+   * on ports picked anew. node2's ports used to be picked before node1 bootstrapped, which left
+   * that window open for seconds.
+   */
+  private async launch(node: PatroniNode, ready: () => Promise<boolean>, failure: string): Promise<void> {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      node.pgPort = await freePort();
+      node.restPort = await freePort();
+      this.writeConfig(node);
+      await this.startNode(node);
+      const settled = await eventually(async () => !node.process || (await ready()), 90_000);
+      if (settled && node.process) return;
+      if (node.process) break;
+    }
+    throw new Error(`${failure}:\n${this.tail()}`);
   }
 
   /** The multi-host URL the services use (node1 first, as an operator lists them). */
@@ -105,10 +121,12 @@ export class PatroniCluster {
 
   /** Until the cluster has a leader and a synchronous standby streaming from it. */
   async waitSynchronous(timeoutMs: number): Promise<boolean> {
-    return eventually(async () => {
-      const members = await this.members();
-      return members.some((m) => m.role === 'leader' && m.state === 'running') && members.some((m) => m.role === 'sync_standby' && /running|streaming/.test(m.state));
-    }, timeoutMs, 500);
+    return eventually(() => this.isSynchronous(), timeoutMs, 500);
+  }
+
+  private async isSynchronous(): Promise<boolean> {
+    const members = await this.members();
+    return members.some((m) => m.role === 'leader' && m.state === 'running') && members.some((m) => m.role === 'sync_standby' && /running|streaming/.test(m.state));
   }
 
   async members(): Promise<{ name: string; role: string; state: string }[]> {
