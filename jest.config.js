@@ -12,7 +12,7 @@ delete swc.jsc.baseUrl;
 delete swc.jsc.paths;
 
 // A test file that imports one of these starts a real peer (or a process, or a browser).
-const PEER = /support\/(sshd|samba|slapd|mariadb|postgres-peer|connector-peers|tls-peers|smtp-sink|ocsp-responder|pg-fault-proxy)'|playwright-core|patroni|service-process|reliability\/|certbot|'lego|ansible/;
+const PEER = /support\/(free-port|sshd|samba|slapd|mariadb|postgres-peer|connector-peers|tls-peers|smtp-sink|ocsp-responder|pg-fault-proxy)'|playwright-core|patroni|service-process|reliability\/|certbot|'lego|ansible/;
 
 function testFiles() {
   const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'test', 'libs', 'apps'], { cwd: __dirname, encoding: 'utf8' });

@@ -4,7 +4,8 @@
 //       --esModuleInterop --skipLibCheck && node dist/bench-discovery/bench/discovery.js`
 import { expandIpv4Range } from '../libs/net/src';
 import { discoverTargets } from '../libs/pki/src/discovery';
-import { createCa, freePort, issueCertificate, Peer, startNodeTlsServer } from '../test/support/tls-peers';
+import { createCa, issueCertificate, Peer, startNodeTlsServer } from '../test/support/tls-peers';
+import { freePort } from '../test/support/free-port';
 
 const LIVE_ADDRESSES = ['127.0.0.10', '127.0.0.100', '127.0.0.200', '127.0.0.254'];
 

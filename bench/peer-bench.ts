@@ -6,8 +6,8 @@ import { runMigrations } from '@app/persistence';
 import type { ConnectorKind } from '@app/connectors';
 import { useHostKeyPins } from '@app/ssh';
 import { PEER_KINDS, startPeer, type ConnectorPeer } from '../test/support/connector-peers';
-import { freeLoopbackPort } from '../test/support/peer-tls';
 import { ServiceProcess } from '../test/reliability/service-process';
+import { freePort } from '../test/support/free-port';
 
 // The set-up every benchmark against a real peer repeats (bench/connectors-run.ts,
 // rotation-run.ts, directory-run.ts): a database of its own, migrated; vault instances in
@@ -48,7 +48,7 @@ export async function startBenchVault(name: string, env: Record<string, string> 
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   const instances: ServiceProcess[] = [];
   for (let i = 0; i < count; i++) {
-    const instance = new ServiceProcess(await freeLoopbackPort(), { DATABASE_URL: url, DATA_DIR: dataDir, DB_POOL_SIZE: '20', VERIFY_INTERVAL_MS: '3600000', ...env });
+    const instance = new ServiceProcess(await freePort(), { DATABASE_URL: url, DATA_DIR: dataDir, DB_POOL_SIZE: '20', VERIFY_INTERVAL_MS: '3600000', ...env });
     await instance.start();
     instances.push(instance);
   }

@@ -7,8 +7,8 @@ import { restoreBackup } from '@app/backup';
 import { createTestDatabase } from '../support/database';
 import { createResource } from '../support/factories';
 import { startSmtpSink, SmtpSink } from '../support/smtp-sink';
-import { freePort } from '../support/tls-peers';
 import { startTestServices, TestServices } from '../support/app';
+import { freePort } from '../support/free-port';
 
 const MASTER_KEY = randomBytes(32).toString('hex');
 

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../support/free-port';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -251,10 +252,6 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-function freePort(): Promise<number> {
-  return holdPort().then(({ server, port }) => new Promise((resolve) => server.close(() => resolve(port))));
 }
 
 function holdPort(): Promise<{ server: Server; port: number }> {

@@ -9,7 +9,8 @@ import { CertificateAuthoritiesService } from '@app/pki/cert-service';
 import { PkiModule } from '../../apps/pki/src/pki.module';
 import { startTestServices, TestServices } from '../support/app';
 import { client } from './cert-e2e-helpers';
-import { certbot, expectOk, freePort, lego } from './acme-clients';
+import { certbot, expectOk, lego } from './acme-clients';
+import { freePort } from '../support/free-port';
 
 /**
  * RFC 8555 with real clients on loopback: certbot (standalone http-01) and lego (tls-alpn-01)

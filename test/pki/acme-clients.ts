@@ -1,6 +1,5 @@
 // Runs the real ACME clients (Debian's certbot and lego) against our server, without a TTY.
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 export interface ToolResult {
@@ -14,18 +13,6 @@ export function run(cmd: string, args: string[], env: Record<string, string>): P
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}\n${stderr}` });
     });
     child.stdin?.end();
-  });
-}
-
-/** A port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
   });
 }
 

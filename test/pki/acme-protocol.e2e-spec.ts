@@ -11,7 +11,7 @@ import { parseArgs } from '../../scripts/admin/args';
 import { startTestServices, TestServices } from '../support/app';
 import { client } from './cert-e2e-helpers';
 import { AcmeTestClient, flattened, newKey } from '../../bench/acme-client';
-import { freePort } from './acme-clients';
+import { freePort } from '../support/free-port';
 
 /** RFC 8555 behaviour that certbot and lego do not exercise: refusals, nonces across instances, key change, deactivation. */
 describe('ACME protocol', () => {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { AcmeTestClient } from '../../bench/acme-client';
 import { startTestServices, TestServices } from '../support/app';
 import { startSshd, type SshdFixture } from '../support/sshd';
-import { freePort } from './acme-clients';
 import { client } from './cert-e2e-helpers';
+import { freePort } from '../support/free-port';
 
 const SSH_PASSWORD = 'B0unded-Pass-word';
 

@@ -4,7 +4,6 @@ import { createUserWithToken, startTestServices, TestServices } from '../support
 import { inputData } from '../support/http';
 import {
   createCa,
-  freePort,
   issueCertificate,
   KeyedCertificate,
   NodeTlsPeer,
@@ -13,6 +12,7 @@ import {
   startNodeTlsServer,
   startSilentServer,
 } from '../support/tls-peers';
+import { freePort } from '../support/free-port';
 
 const API = '/api/pki/restapi';
 

@@ -9,8 +9,9 @@ import { ExpiryNotifier } from '@app/pki/expiry-notices';
 import { startTestServices, TestServices } from '../support/app';
 import { inputData } from '../support/http';
 import { startSmtpSink, SmtpSink } from '../support/smtp-sink';
-import { freePort, Peer, startNodeTlsServer } from '../support/tls-peers';
+import { Peer, startNodeTlsServer } from '../support/tls-peers';
 import { API, client } from './cert-e2e-helpers';
+import { freePort } from '../support/free-port';
 
 /** Waits for a condition the background notifier brings about; generous, never a measured bound. */
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {

@@ -9,8 +9,8 @@ import { COMMANDS } from '../../scripts/admin/commands';
 import { openAdminContext } from '../../scripts/admin/context';
 import { startTestServices, TestServices } from '../support/app';
 import { createOrgWithAdmin } from '../vault/users-orgs';
-import { freePort } from './acme-clients';
 import { client } from './cert-e2e-helpers';
+import { freePort } from '../support/free-port';
 
 const ORG_B = 'Names Org B';
 

@@ -13,8 +13,9 @@ import { inputData } from '../support/http';
 import { rawRequest } from '../support/raw-http';
 import { doubleCheckouts, DrillAccount, DrillUsers, driveDrill, Sent } from './drill-load';
 import { eventually, sleep } from './load';
-import { freePort, PatroniCluster, patroniAvailable, PatroniNode } from './patroni-cluster';
+import { PatroniCluster, patroniAvailable, PatroniNode } from './patroni-cluster';
 import { ServiceProcess } from './service-process';
+import { freePort } from '../support/free-port';
 
 const PASSWORD_CONTEXT = 'accounts.password';
 const CHANGERS = 6;

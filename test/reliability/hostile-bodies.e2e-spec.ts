@@ -5,8 +5,8 @@ import { TestServices, startTestServices } from '../support/app';
 import { createTestDatabase } from '../support/database';
 import { inputData } from '../support/http';
 import { rawRequest } from '../support/raw-http';
-import { freePort } from '../support/tls-peers';
 import { ServiceProcess } from './service-process';
+import { freePort } from '../support/free-port';
 
 /*
  * Issue 32: one unauthenticated multipart request with a UTF-16 text part ended the process

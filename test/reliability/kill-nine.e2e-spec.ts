@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -13,6 +12,7 @@ import { inputData } from '../support/http';
 import { rawRequest } from '../support/raw-http';
 import { eventually } from './load';
 import { ServiceProcess } from './service-process';
+import { freePort } from '../support/free-port';
 
 const PASSWORD_CONTEXT = 'accounts.password';
 const CHANGERS = 20;
@@ -238,13 +238,3 @@ async function call(base: string, token: string, method: string, path: string, d
   return { status: result.status, message: result.message };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}

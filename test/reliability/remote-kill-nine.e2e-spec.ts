@@ -8,10 +8,10 @@ import { createDataSource } from '@app/persistence';
 import { ConnectorPeer, startPeer } from '../support/connector-peers';
 import { createTestDatabase } from '../support/database';
 import { inputData } from '../support/http';
-import { freeLoopbackPort } from '../support/peer-tls';
 import { rawRequest } from '../support/raw-http';
 import { eventually } from './load';
 import { ServiceProcess } from './service-process';
+import { freePort } from '../support/free-port';
 
 const PASSWORD_CONTEXT = 'accounts.password';
 const PENDING_CONTEXT = 'accounts.pending_password';
@@ -38,7 +38,7 @@ describe('kill -9 during remote password changes', () => {
     peer = await startPeer('ldap');
     const url = await createTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'vault-remote-kill-'));
-    instance = new ServiceProcess(await freeLoopbackPort(), { DATABASE_URL: url, DATA_DIR: dataDir, DB_POOL_SIZE: '10', VERIFY_INTERVAL_MS: '0' });
+    instance = new ServiceProcess(await freePort(), { DATABASE_URL: url, DATA_DIR: dataDir, DB_POOL_SIZE: '10', VERIFY_INTERVAL_MS: '0' });
     await instance.start();
     token = readFileSync(join(dataDir, 'initial-admin-token'), 'utf8').trim();
     ds = createDataSource(url, 4);

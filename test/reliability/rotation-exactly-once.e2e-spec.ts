@@ -8,10 +8,10 @@ import { createDataSource } from '@app/persistence';
 import { ConnectorPeer, startPeer } from '../support/connector-peers';
 import { createTestDatabase } from '../support/database';
 import { inputData } from '../support/http';
-import { freeLoopbackPort } from '../support/peer-tls';
 import { rawRequest } from '../support/raw-http';
 import { eventually } from './load';
 import { ServiceProcess } from './service-process';
+import { freePort } from '../support/free-port';
 
 const PASSWORD_CONTEXT = 'accounts.password';
 const ACCOUNTS = 300;
@@ -37,9 +37,9 @@ describe('scheduled rotation: two instances, kill -9 mid-run', () => {
     const url = await createTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'vault-rotation-kill-'));
     const env = { DATABASE_URL: url, DATA_DIR: dataDir, DB_POOL_SIZE: '12', VERIFY_INTERVAL_MS: '0', ROTATION_TICK_MS: '200', ROTATION_CONCURRENCY: '4' };
-    a = new ServiceProcess(await freeLoopbackPort(), env);
+    a = new ServiceProcess(await freePort(), env);
     await a.start();
-    b = new ServiceProcess(await freeLoopbackPort(), env);
+    b = new ServiceProcess(await freePort(), env);
     await b.start();
     token = readFileSync(join(dataDir, 'initial-admin-token'), 'utf8').trim();
     ds = createDataSource(url, 4);

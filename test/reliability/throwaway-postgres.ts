@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { runMigrations } from '@app/persistence';
+import { freePort } from '../support/free-port';
 
 const run = promisify(execFile);
 
@@ -71,13 +71,3 @@ function uid(flag: '-u' | '-g'): number {
   return Number(require('node:child_process').execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}

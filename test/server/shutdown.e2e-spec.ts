@@ -7,6 +7,7 @@ import request from 'supertest';
 import { Client } from 'pg';
 import { createTestDatabase } from '../support/database';
 import { inputData } from '../support/http';
+import { freePort } from '../support/free-port';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -125,13 +126,3 @@ async function waitFor(check: () => boolean, timeoutMs: number, describe: () => 
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

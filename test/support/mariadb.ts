@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnection, type Connection } from 'mysql2/promise';
-import { freeLoopbackPort, selfSignedLoopback } from './peer-tls';
+import { selfSignedLoopback } from './peer-tls';
+import { freePort } from './free-port';
 
 const run = promisify(execFile);
 
@@ -30,7 +31,7 @@ export async function startMariadb(): Promise<MariadbFixture> {
   const owner = await ids('mysql');
   chownSync(dir, owner.uid, owner.gid);
   await run('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--user=mysql', '--auth-root-authentication-method=normal', '--skip-test-db'], { timeout: 120_000 });
-  const port = await freeLoopbackPort();
+  const port = await freePort();
   const child: ChildProcess = spawn(
     'mariadbd',
     [

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 /** A self-signed certificate for 127.0.0.1 (IP and DNS SANs), written by the openssl CLI into `dir`. */
@@ -17,14 +16,3 @@ export function selfSignedLoopback(dir: string): { certFile: string; keyFile: st
   return { certFile, keyFile, certPem: readFileSync(certFile, 'utf8') };
 }
 
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

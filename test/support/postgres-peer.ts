@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { freeLoopbackPort, selfSignedLoopback } from './peer-tls';
+import { selfSignedLoopback } from './peer-tls';
+import { freePort } from './free-port';
 
 const run = promisify(execFile);
 
@@ -34,7 +35,7 @@ export async function startPostgresPeer(): Promise<PostgresPeerFixture> {
   for (const file of [cert.certFile, cert.keyFile]) chownSync(file, owner.uid, owner.gid);
   chmodSync(cert.keyFile, 0o600);
   await as(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-sync']);
-  const port = await freeLoopbackPort();
+  const port = await freePort();
   const options = [
     `-p ${port}`,
     `-k ${dir}`,

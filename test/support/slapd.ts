@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'ldapts';
-import { freeLoopbackPort, selfSignedLoopback } from './peer-tls';
+import { selfSignedLoopback } from './peer-tls';
+import { freePort } from './free-port';
 
 const run = promisify(execFile);
 const SCHEMAS = ['core', 'cosine', 'nis', 'inetorgperson'];
@@ -91,7 +92,7 @@ export async function startSlapd(): Promise<SlapdFixture> {
   );
   await run('slapadd', ['-n', '0', '-F', config, '-l', join(dir, 'config.ldif')]);
   await run('slapadd', ['-n', '1', '-F', config, '-l', join(dir, 'data.ldif')]);
-  const [port, ldapsPort] = [await freeLoopbackPort(), await freeLoopbackPort()];
+  const [port, ldapsPort] = [await freePort(), await freePort()];
   const child: ChildProcess = spawn('slapd', ['-F', config, '-h', `ldap://127.0.0.1:${port}/ ldaps://127.0.0.1:${ldapsPort}/`, '-d', '0'], { stdio: 'ignore' });
   const root = async () => {
     const client = new Client({ url: `ldap://127.0.0.1:${port}`, connectTimeout: 5000, timeout: 10_000 });

@@ -1,9 +1,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port';
 
 /**
  * A real OpenSSH sshd on 127.0.0.1 with its own host key and config, plus throwaway local
@@ -55,18 +55,6 @@ export function findSshd(): string | null {
 
 export function commandExists(name: string): boolean {
   return (process.env.PATH ?? '/usr/bin:/bin').split(':').some((dir) => existsSync(join(dir, name)));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, LOOPBACK, () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function sshdConfig(dir: string, port: number, extra: string[]): string {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tls from 'node:tls';
 import * as x509 from '@peculiar/x509';
+import { freePort } from './free-port';
 
 // Real peers for the TLS discovery and vulnerability probes. Everything binds to loopback.
 
@@ -198,12 +199,6 @@ export async function startNodeTlsServer(options: NodeTlsPeerOptions): Promise<N
   server.on('tlsClientError', () => undefined);
   const peer = await trackedServer(server, options.host ?? '127.0.0.1', options.port);
   return { ...peer, servernames };
-}
-
-export async function freePort(host = '127.0.0.1'): Promise<number> {
-  const peer = await trackedServer(net.createServer(), host);
-  await peer.stop();
-  return peer.port;
 }
 
 /** `openssl s_server` with the given extra arguments; resolves once it accepts connections. */

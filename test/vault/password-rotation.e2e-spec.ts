@@ -7,8 +7,8 @@ import { createResource } from '../support/factories';
 import { inputData } from '../support/http';
 import { startSmtpSink, SmtpSink } from '../support/smtp-sink';
 import { startSshd, type SshdFixture } from '../support/sshd';
-import { freePort } from '../support/tls-peers';
 import { call, share, user, workflow } from './workflow-helpers';
+import { freePort } from '../support/free-port';
 
 const V1 = '/restapi/json/v1';
 const SECRET = 'rotation-webhook-test-secret';

@@ -6,7 +6,7 @@ import { ConnectorPeer, startPeer } from '../support/connector-peers';
 import { createResource } from '../support/factories';
 import { inputData } from '../support/http';
 import { startSmtpSink, SmtpSink } from '../support/smtp-sink';
-import { freePort } from '../support/tls-peers';
+import { freePort } from '../support/free-port';
 
 const V1 = '/restapi/json/v1';
 

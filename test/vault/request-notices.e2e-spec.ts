@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { startSmtpSink, SmtpSink } from '../support/smtp-sink';
-import { freePort } from '../support/tls-peers';
 import { startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { call, share, user, workflow } from './workflow-helpers';
+import { freePort } from '../support/free-port';
 
 async function until<T>(check: () => T | false | undefined, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

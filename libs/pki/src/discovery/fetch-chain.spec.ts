@@ -1,7 +1,6 @@
 import { LookupFunction } from 'node:net';
 import {
   createCa,
-  freePort,
   issueCertificate,
   KeyedCertificate,
   loopbackLookup,
@@ -12,6 +11,7 @@ import {
   startSilentServer,
 } from '../../../../test/support/tls-peers';
 import { fetchCertificateChain } from './fetch-chain';
+import { freePort } from '../../../../test/support/free-port';
 
 describe('fetchCertificateChain', () => {
   let root: KeyedCertificate;

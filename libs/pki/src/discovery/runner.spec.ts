@@ -1,5 +1,6 @@
-import { createCa, freePort, issueCertificate, Peer, startHttpServer, startNodeTlsServer } from '../../../../test/support/tls-peers';
+import { createCa, issueCertificate, Peer, startHttpServer, startNodeTlsServer } from '../../../../test/support/tls-peers';
 import { discoverTargets } from './runner';
+import { freePort } from '../../../../test/support/free-port';
 
 describe('discoverTargets', () => {
   const peers: Peer[] = [];

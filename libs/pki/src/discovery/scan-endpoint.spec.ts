@@ -1,7 +1,6 @@
 import {
   createCa,
   createOpensslIdentity,
-  freePort,
   issueCertificate,
   Peer,
   startHeartbeatServer,
@@ -14,6 +13,7 @@ import { probeHeartbleed } from './probes/heartbleed';
 import { probeSslv3 } from './probes/sslv3';
 import { probeWeakCiphers } from './probes/weak-ciphers';
 import { scanEndpoint } from './scan-endpoint';
+import { freePort } from '../../../../test/support/free-port';
 
 describe('TLS vulnerability probes', () => {
   const identity = createOpensslIdentity('weak.test');

@@ -2,7 +2,6 @@ import { issueOcspCertificate, startOcspResponder } from '../../../../../test/su
 import {
   createCa,
   createCrl,
-  freePort,
   issueCertificate,
   KeyedCertificate,
   Peer,
@@ -12,6 +11,7 @@ import {
 } from '../../../../../test/support/tls-peers';
 import { scanEndpoint } from '../scan-endpoint';
 import { checkRevocation } from './check-revocation';
+import { freePort } from '../../../../../test/support/free-port';
 
 describe('checkRevocation (CRL distribution points)', () => {
   const peers: Peer[] = [];

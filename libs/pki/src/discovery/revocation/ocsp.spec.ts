@@ -1,11 +1,12 @@
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { Certificate } from '@peculiar/asn1-x509';
 import { issueOcspCertificate, OcspIndexEntry, startOcspResponder } from '../../../../../test/support/ocsp-responder';
-import { createCa, freePort, KeyedCertificate, Peer, startHttpServer, startSilentServer } from '../../../../../test/support/tls-peers';
+import { createCa, KeyedCertificate, Peer, startHttpServer, startSilentServer } from '../../../../../test/support/tls-peers';
 import { boundedFetch } from './bounded-fetch';
 import { checkOcsp, ocspUrls } from './ocsp';
 import { buildOcspRequest } from './ocsp-request';
 import { readOcspResponse } from './ocsp-response';
+import { freePort } from '../../../../../test/support/free-port';
 
 const LIMITS = { timeoutMs: 3000, maxBytes: 64 * 1024, maxUrls: 3 };
 const ENTRIES: OcspIndexEntry[] = [
