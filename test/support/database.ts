@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDataSource } from '@app/persistence';
@@ -22,8 +22,8 @@ export async function createStartedTestDatabase(): Promise<{ url: string; firstA
   return { url: await cloneOf(startedTemplateName()), firstAdmin };
 }
 
-/** Where the run's started template keeps its administrator's token and password (0600, removed at teardown). */
-export function firstAdminFile(template = process.env.TEST_TEMPLATE_DB!): string {
+/** Where the run's started template keeps its administrator's token and password (0600, removed by global-teardown.ts). */
+function firstAdminFile(template = process.env.TEST_TEMPLATE_DB!): string {
   return join(tmpdir(), `${template}.first-admin.json`);
 }
 
@@ -54,6 +54,8 @@ async function startedTemplate(): Promise<FirstAdmin> {
   try {
     await admin.query('SELECT pg_advisory_lock(hashtext($1))', [startedTemplateName()]);
     if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+    // Left by a worker that failed half-way, if any.
+    await admin.query(`DROP DATABASE IF EXISTS ${startedTemplateName()}`);
     await admin.query(`CREATE DATABASE ${startedTemplateName()} TEMPLATE ${process.env.TEST_TEMPLATE_DB}`);
     const dataSource = createDataSource(withDatabase(adminUrl, startedTemplateName()), 1);
     const dataDir = mkdtempSync(join(tmpdir(), 'vault-first-start-'));
@@ -66,8 +68,10 @@ async function startedTemplate(): Promise<FirstAdmin> {
       rmSync(dataDir, { recursive: true, force: true });
     }
     if (!firstAdmin) throw new Error('the started template already had an organisation');
-    // Written once no connection holds the template: a clone fails while one does.
-    writeFileSync(file, JSON.stringify(firstAdmin), { mode: 0o600 });
+    // Written once no connection holds the template (a clone fails while one does), and renamed
+    // into place, so that a worker never reads it half-written.
+    writeFileSync(`${file}.part`, JSON.stringify(firstAdmin), { mode: 0o600 });
+    renameSync(`${file}.part`, file);
     return firstAdmin;
   } finally {
     await admin.end();

@@ -18,7 +18,7 @@ export default async function globalTeardown(): Promise<void> {
       await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     }
     await admin.end();
-    // The started template's administrator (test/support/database.ts).
+    // The started template's administrator (firstAdminFile in test/support/database.ts).
     rmSync(join(tmpdir(), `${template}.first-admin.json`), { force: true });
   }
   const embedded = (globalThis as Record<string, unknown>).__embeddedPostgres as
