@@ -9,6 +9,8 @@ describe('RouteMatcher (naming requests that never reached a handler)', () => {
     route('GET', '/restapi/json/v1/resources/resourcename/:name', 'GET_RESOURCEID'),
     route('DELETE', '/restapi/json/v1/resources/:rid', 'DELETE RESOURCE'),
     route('GET', '/restapi/json/v1/resources/:rid/accounts/:aid/password', 'GET PASSWORD'),
+    route('POST', '/ocsp/:ca', 'OCSP POST'),
+    route('GET', '/ocsp/:ca/*request', 'OCSP GET'),
   ]);
 
   it('prefers static segments over parameters, and matches the method', () => {
@@ -21,5 +23,12 @@ describe('RouteMatcher (naming requests that never reached a handler)', () => {
     expect(matcher.match('GET', '//restapi/json/v1//resources/1/accounts/2/password/')?.operation?.name).toBe('GET PASSWORD');
     expect(matcher.match('GET', '/restapi/json/v1/nothing')).toBeUndefined();
     expect(matcher.match('POST', '/restapi/json/v1/resources/12')).toBeUndefined();
+  });
+
+  it('matches a wildcard segment to the rest of the path, one segment or more', () => {
+    expect(matcher.match('GET', '/ocsp/root-ca/MEMwQTA%2FMD0wOzAJBgUrDgMCGgUABBQ')?.operation?.name).toBe('OCSP GET');
+    expect(matcher.match('GET', '/ocsp/root-ca/MEMw/QTA/MD0w')?.operation?.name).toBe('OCSP GET');
+    expect(matcher.match('GET', '/ocsp/root-ca')).toBeUndefined();
+    expect(matcher.match('POST', '/ocsp/root-ca')?.operation?.name).toBe('OCSP POST');
   });
 });

@@ -99,28 +99,34 @@ function joinPath(base: string, sub: string): string {
  * (the lean routes, refusals before routing). Static segments win over parameters, as in
  * the controllers' declaration order.
  */
-export class RouteMatcher {
-  private readonly entries: { method: string; pattern: RegExp; route: CatalogRoute; weight: number }[];
+export class RouteMatcher<R extends Pick<CatalogRoute, 'method' | 'path'> = CatalogRoute> {
+  private readonly entries: { method: string; pattern: RegExp; route: R; weight: number }[];
 
-  constructor(routes: CatalogRoute[]) {
+  constructor(routes: R[]) {
     this.entries = routes
       .map((route) => {
         const segments = route.path.split('/').filter(Boolean);
-        const source = segments.map((s) => (s.startsWith(':') ? '[^/]+' : escape(s))).join('/');
         return {
           method: route.method,
-          pattern: new RegExp(`^/${source}$`, 'i'),
+          pattern: new RegExp(`^/${segments.map(segmentPattern).join('/')}$`, 'i'),
           route,
-          weight: segments.filter((s) => !s.startsWith(':')).length * 100 + segments.length,
+          weight: segments.filter((s) => !/^[:*]/.test(s)).length * 100 + segments.length,
         };
       })
       .sort((a, b) => b.weight - a.weight);
   }
 
-  match(method: string, path: string): CatalogRoute | undefined {
+  match(method: string, path: string): R | undefined {
     const clean = `/${path.split('/').filter(Boolean).join('/')}`;
     return this.entries.find((e) => (e.method === method || e.method === 'ALL') && e.pattern.test(clean))?.route;
   }
+}
+
+// `:name` is one segment; `*name` (the OCSP GET's request) is the rest of the path, one segment or more.
+function segmentPattern(segment: string): string {
+  if (segment.startsWith(':')) return '[^/]+';
+  if (segment.startsWith('*')) return '.+';
+  return escape(segment);
 }
 
 function escape(text: string): string {
