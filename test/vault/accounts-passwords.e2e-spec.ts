@@ -1,6 +1,8 @@
+import request from 'supertest';
 import { setSettingCommand, showSettingsCommand } from '../../scripts/admin/settings.commands';
 import { createUserWithToken, startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
+import { inputData } from '../support/http';
 import { adminContext, auditRows, vaultClient, VaultClient } from './vault-client';
 
 describe('vault accounts and passwords, with the reason and ticketing settings', () => {
@@ -173,6 +175,31 @@ describe('vault accounts and passwords, with the reason and ticketing settings',
       await setSetting('reason-required', 'false');
       await setSetting('ticketing', 'false');
       expect((await admin.get(url)).body.operation.result.status).toBe('Success');
+    });
+
+    it('takes a JSON null REASON or TICKETID as not given, on every path of the read and on a change (a null reached .slice: HTTP 500)', async () => {
+      const r = await createResource(s.vaultUrl, s.adminToken);
+      const url = `/resources/${r.resourceId}/accounts/${r.accountId}/password`;
+      const nulls = { REASON: null, TICKETID: null };
+      // The query form (the lean route) and a body (the controller).
+      expect((await admin.get(url, nulls)).body.operation).toMatchObject({ result: { status: 'Success' }, Details: { PASSWORD: r.password } });
+      const withBody = await request(s.vaultUrl).get(`/restapi/json/v1${url}`).set('AUTHTOKEN', s.adminToken).type('form').send({ INPUT_DATA: inputData(nulls) });
+      expect([withBody.status, withBody.body.operation.Details]).toEqual([200, { PASSWORD: r.password }]);
+      const change = await admin.put(url, { NEWPASSWORD: 'Null-Reason-1234!', ...nulls });
+      expect(change.body.operation.result).toEqual({ status: 'Success', message: 'Password changed successfully' });
+      // Where a reason is required, a null one is a missing one.
+      await setSetting('reason-required', 'true');
+      try {
+        expect((await admin.get(url, nulls)).body.operation.result).toEqual({ status: 'Failed', message: 'REASON is required: this server asks for a reason to access passwords and files' });
+      } finally {
+        await setSetting('reason-required', 'false');
+      }
+      const rows = await auditRows(s, `account_id = $1 AND operation LIKE 'Password Retrie%'`, [r.accountId]);
+      expect(rows.map((a) => [a.operation, a.reason, a.ticket_id])).toEqual([
+        ['Password Retrieved', '', ''],
+        ['Password Retrieved', '', ''],
+        ['Password Retrieval Denied', '', ''],
+      ]);
     });
 
     it('shows the settings and refuses unknown ones from the admin command', async () => {
