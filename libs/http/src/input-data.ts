@@ -54,7 +54,9 @@ function unwrapDetails(parsed: unknown): Fields {
 /** INPUT_DATA Details, then query parameters, then form fields: the merged, case-insensitive input. */
 export function readField(req: ParsedRequest, name: string): unknown {
   const value = lookup(readInputData(req), name);
-  if (value !== undefined) return value;
+  // A JSON null ("TICKETID": null) is a field not given: class-validator's IsOptional lets
+  // null through, and readers default only what is absent (a null REASON reached .slice).
+  if (value !== undefined && value !== null) return value;
   const fromForm = lookup(req.query as Fields, name) ?? lookup(req.body, name);
   refuseUnstorable(name, fromForm);
   return fromForm;

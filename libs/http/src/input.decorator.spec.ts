@@ -44,10 +44,4 @@ describe('parseInput', () => {
     expect(parseInput(WithRequired, from({ SECRET: 's3cret' })).SECRET).toBe('s3cret');
     expect(messageOf(() => parseInput(WithRequired, from({ NOTE: 'ok' })))).toMatch(/SECRET/);
   });
-
-  it('takes a JSON null as a field not given: optional ones stay absent, required ones are refused as missing', () => {
-    const input = parseInput(OptionalOnly, from({ NOTE: null }));
-    expect(input.NOTE).toBeUndefined();
-    expect(messageOf(() => parseInput(WithRequired, from({ SECRET: null, NOTE: 'ok' })))).toBe(messageOf(() => parseInput(WithRequired, from({ NOTE: 'ok' }))));
-  });
 });

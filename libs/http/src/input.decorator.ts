@@ -19,9 +19,7 @@ export function parseInput<T extends object>(dto: Type<T>, read: (name: string) 
   const plain: Record<string, unknown> = {};
   for (const property of declaredProperties(dto)) {
     const value = read(property);
-    // A JSON null ("TICKETID": null) is a field not given: class-validator's IsOptional lets
-    // null through, and handlers default only what is absent (a null REASON reached .slice).
-    if (value !== undefined && value !== null) plain[property] = normalise(value);
+    if (value !== undefined) plain[property] = normalise(value);
   }
   const instance = plainToInstance(dto, plain);
   const message = Object.keys(plain).length === 0 ? emptyInputMessage(dto, instance) : validationMessage(instance);
