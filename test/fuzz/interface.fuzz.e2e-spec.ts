@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { RouteMatcher } from '@app/http';
+import { routedPath, RouteMatcher } from '@app/http';
 import { startTestServices, createUserWithToken, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { inputData } from '../support/http';
@@ -102,10 +102,11 @@ describe('fuzzing the whole interface', () => {
 /**
  * The route that served the request, judged by its answer: a request sent with another method,
  * or on a path with another segment, may match another route (GET /ocsp/:ca/x is the OCSP GET,
- * not POST /ocsp/:ca). A path that matches none keeps the route it was made for.
+ * not POST /ocsp/:ca), on the path the router sees (a trailing /AUTHTOKEN=... taken off). A
+ * path that matches none keeps the route it was made for.
  */
 function actualRoute(matcher: RouteMatcher<FuzzRoute>, req: FuzzRequest): FuzzRoute {
-  return matcher.match(req.method, req.path.split('?')[0]) ?? req.route;
+  return matcher.match(req.method, routedPath(req.path.split('?')[0]).path) ?? req.route;
 }
 
 async function healthProblems(base: string): Promise<string[]> {

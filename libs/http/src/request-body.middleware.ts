@@ -125,16 +125,20 @@ const PART_ALLOWANCE = 64 * 1024;
  */
 export function normalizePathMiddleware(req: ParsedRequest, _res: Response, next: NextFunction): void {
   const { path: requested, search: query } = splitUrl(req.url);
+  const { path, tokenSegment } = routedPath(requested);
+  if (tokenSegment !== undefined) req.pathToken = decodeURIComponent(tokenSegment);
+  req.url = path + query;
+  next();
+}
+
+/** The path the router matches (see normalizePathMiddleware), and the token segment taken off it, still encoded. */
+export function routedPath(requested: string): { path: string; tokenSegment?: string } {
   let path = requested;
-  const tokenSegment = /\/AUTHTOKEN=([^/]*)\/*$/i.exec(path);
-  if (tokenSegment) {
-    req.pathToken = decodeURIComponent(tokenSegment[1]);
-    path = path.slice(0, tokenSegment.index);
-  }
+  const token = /\/AUTHTOKEN=([^/]*)\/*$/i.exec(path);
+  if (token) path = path.slice(0, token.index);
   path = path.replace(/\/{2,}/g, '/');
   if (path.length > 1) path = path.replace(/\/+$/, '');
-  req.url = (path || '/') + query;
-  next();
+  return { path: path || '/', tokenSegment: token?.[1] };
 }
 
 /** No ETag (it would fingerprint the password in the body), no caching anywhere, and no type sniffing. */
