@@ -85,4 +85,12 @@ describe('input refused at the edge', () => {
     const rows = await s.dataSource.query(`SELECT id FROM csrs WHERE common_name = 'hash.example.test'`);
     expect(rows).toHaveLength(1);
   });
+
+  it('a name every plain object has ("constructor") is not a key type: refused with the allowed list, not a 500 (found by the fuzz campaign)', async () => {
+    const before = await sshKeys();
+    const key = await call('pki', 'POST', '/api/pki/restapi/createsshkey', form({ keyName: 'ctor-key', keyType: 'constructor' }));
+    expect([key.status, key.json.result.status]).toEqual([200, 'Failed']);
+    expect(key.json.result.message).toMatch(/^Invalid key type\/length\. Allowed: ssh-rsa/);
+    expect(await sshKeys()).toBe(before);
+  });
 });

@@ -29,6 +29,9 @@ describe('normalizeKeySpec', () => {
     ['x25519', undefined],
     ['', undefined],
     [undefined, 2048],
+    // Keys every plain object has: not key types.
+    ['constructor', undefined],
+    ['__proto__', 2048],
   ])('refuses %s / %s with the allowed list', (type, length) => {
     expect(() => normalizeKeySpec(type, length)).toThrow(new SshKeyError('invalid_key_spec', ALLOWED));
   });

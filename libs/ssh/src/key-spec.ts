@@ -54,7 +54,8 @@ export function allowedKeySpecsText(): string {
 export function normalizeKeySpec(type: string | undefined | null, length?: number | string | null): SshKeySpec {
   const typeText = (type ?? '').trim().toLowerCase();
   const curve = CURVE_TYPE.exec(typeText);
-  const normalized = curve ? 'ecdsa' : TYPE_ALIASES[typeText];
+  // Own keys only: "constructor" is a key of every plain object.
+  const normalized = curve ? 'ecdsa' : Object.hasOwn(TYPE_ALIASES, typeText) ? TYPE_ALIASES[typeText] : undefined;
   if (!normalized) throw new SshKeyError('invalid_key_spec', allowedKeySpecsText());
   if (normalized === 'ed25519') return { type: 'ed25519', length: 256 };
 

@@ -45,6 +45,7 @@ describe('subject, SANs and validity', () => {
     expect(validityPeriod(2, 'hours', now)).toEqual({ notBefore: new Date('2026-03-01T10:00:00Z'), notAfter: new Date('2026-03-01T12:00:00Z') });
     expect(validityPeriod('30', 'Days', now).notAfter).toEqual(new Date('2026-03-31T10:00:00Z'));
     expect(() => validityPeriod(5, 'weeks')).toThrow(/days, hours or minutes/);
+    for (const unit of ['constructor', '__proto__', 'toString']) expect(() => validityPeriod(5, unit)).toThrow(/days, hours or minutes/);
     expect(() => validityPeriod(0)).toThrow(/positive whole number/);
   });
 });
@@ -63,6 +64,7 @@ describe('algorithms, templates, serials and keys', () => {
     expect(resolveTemplate('Client Authentication').name).toBe('ClientAuthentication');
     expect(resolveTemplate('Code-Signing').name).toBe('CodeSigning');
     expect(() => resolveTemplate('Nope')).toThrow(/use one of WebServer, ClientAuthentication, CodeSigning/);
+    for (const name of ['constructor', '__proto__']) expect(() => resolveTemplate(name)).toThrow(/use one of WebServer/);
   });
 
   it('makes 16-byte positive serials and normalises serial text', () => {

@@ -151,7 +151,8 @@ export function validityPeriod(
   now: Date = new Date(),
 ): ValidityPeriod {
   const unit = type.trim().toLowerCase() as ValidityType;
-  if (!(unit in UNIT_MS)) {
+  // Own keys only: `in` also finds "constructor", the key of every plain object.
+  if (!Object.hasOwn(UNIT_MS, unit)) {
     throw new CertificateError('INVALID_INPUT', `VALIDITY_TYPE must be days, hours or minutes, not "${type}".`);
   }
   const amount = Number(validity);

@@ -50,7 +50,8 @@ const ALIASES: Record<string, TemplateName> = {
 
 export function resolveTemplate(name: string | undefined): CertificateTemplate {
   const key = (name ?? 'WebServer').toLowerCase().replace(/[\s_-]+/g, '');
-  const found = ALIASES[key];
+  // Own keys only: "constructor" is a key of every plain object.
+  const found = Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
   if (!found) {
     throw new CertificateError(
       'UNKNOWN_TEMPLATE',
