@@ -33,6 +33,7 @@ describe('parseRotationSchedule', () => {
     expect(message(() => parseRotationSchedule(reader({ ENABLED: 'true' })))).toMatch(/^INTERVAL is required/);
     expect(message(() => parseRotationSchedule(reader({ ENABLED: 'true', INTERVAL: '-1' })))).toMatch(/^INTERVAL must be a positive/);
     expect(message(() => parseRotationSchedule(reader({ ENABLED: 'true', INTERVAL: '1', INTERVALUNIT: 'weeks' })))).toMatch(/^INTERVALUNIT must be one of/);
+    expect(message(() => parseRotationSchedule(reader({ ENABLED: 'true', INTERVAL: '1', INTERVALUNIT: 'constructor' })))).toMatch(/^INTERVALUNIT must be one of/);
     expect(message(() => parseRotationSchedule(reader({ ENABLED: 'true', INTERVAL: '0.001', INTERVALUNIT: 'minutes' })))).toMatch(/^INTERVAL must be from/);
     expect(message(() => parseRotationSchedule(reader({ ENABLED: 'true', INTERVAL: '1', STARTTIME: '2027-02-30 10:00' })))).toMatch(/^STARTTIME/);
     expect(message(() => parseRotationSchedule(reader({ ENABLED: 'true', INTERVAL: '1', RETRIES: '1.5' })))).toMatch(/^RETRIES/);

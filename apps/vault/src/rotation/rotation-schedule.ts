@@ -43,7 +43,8 @@ export function parseRotationSchedule(read: (name: string) => unknown, current?:
   if (!intervalText && !current && enabled) throw AppError.invalid('INTERVAL is required to enable rotation');
   const interval = intervalText ? positiveNumber(intervalText, 'INTERVAL') : (current?.interval ?? 30);
   const unit = unitText || current?.unit || 'days';
-  if (!(unit in INTERVAL_UNITS)) throw AppError.invalid(`INTERVALUNIT must be one of: ${Object.keys(INTERVAL_UNITS).join(', ')}`);
+  // Own keys only: `in` also finds "constructor", the key of every plain object.
+  if (!Object.hasOwn(INTERVAL_UNITS, unit)) throw AppError.invalid(`INTERVALUNIT must be one of: ${Object.keys(INTERVAL_UNITS).join(', ')}`);
   const seconds = interval * INTERVAL_UNITS[unit as IntervalUnit];
   if (seconds < MIN_INTERVAL_SECONDS || seconds > MAX_INTERVAL_SECONDS) {
     throw AppError.invalid(`INTERVAL must be from ${MIN_INTERVAL_SECONDS} second to ten years`);
