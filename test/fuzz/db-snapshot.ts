@@ -12,8 +12,8 @@ export class WriteCounter {
     /** Tables a refused request may legitimately write, each with its reason at the caller. */
     private readonly ignored: string[] = [],
     /**
-     * Tables whose rows work in the background updates in its own time (a discovery job an
-     * earlier request started): only their inserts and deletes are counted.
+     * Tables whose rows background work updates in its own time (the row of a discovery job
+     * an earlier request started): only their inserts and deletes are counted.
      */
     private readonly backgroundUpdates: string[] = [],
   ) {}
