@@ -88,6 +88,8 @@ interface Batch {
 export class FailedAuthLedger implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Auth');
   private timer?: NodeJS.Timeout;
+  /** The timer's flush under way, if any. */
+  private flushing?: Promise<unknown>;
   /** Per source: the failures waiting for a statement, and the statement running. */
   private readonly waiting = new Map<string, Batch>();
   private readonly running = new Map<string, Promise<void>>();
@@ -95,12 +97,21 @@ export class FailedAuthLedger implements OnModuleInit, OnModuleDestroy {
   constructor(private readonly dataSource: DataSource) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.flush().catch((e: Error) => this.logger.error(`Could not audit held failed authentications: ${e.message}`)), FLUSH_INTERVAL_MS);
+    this.timer = setInterval(() => {
+      this.flushing ??= this.flush()
+        .catch((e: Error) => this.logger.error(`Could not audit held failed authentications: ${e.message}`))
+        .finally(() => (this.flushing = undefined));
+    }, FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
 
-  onModuleDestroy(): void {
+  /**
+   * Lets the statements under way finish before the pool closes: a count being written at
+   * shutdown would otherwise fail on a closed connection, and its retry die with the process.
+   */
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
+    await Promise.allSettled([this.flushing, ...this.running.values()]);
   }
 
   /** Counts the failure; resolves once it is in the database. */
