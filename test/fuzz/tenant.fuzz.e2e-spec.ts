@@ -7,6 +7,7 @@ import { startTestServices, TestServices } from '../support/app';
 import { createResource } from '../support/factories';
 import { inputData } from '../support/http';
 import { installLoopbackFence } from '../support/loopback-fence';
+import { newStaticGroupWith, putUnderAccessControl, shareToNewUserGroup } from '../support/sharing';
 import { rawRequest } from '../support/raw-http';
 import { describeRequest, FuzzRequest, fuzzRequest, FuzzWorld } from './arbitraries';
 import { answerProblems, serverProblems } from './oracle';
@@ -206,8 +207,9 @@ async function maxAuditId(s: TestServices): Promise<number> {
 }
 
 /**
- * The first organisation (Default): resources with notes and passwords, one shared with a
- * user of its own, an SSH key, a CA and a certificate it signed, a key vault file. Its
+ * The first organisation (Default): resources with notes and passwords, shared with a user of
+ * its own directly, through a user group and through a resource group (under access control),
+ * an SSH key, a CA and a certificate it signed, a CSR, a key vault file. Its
  * markers are what only it holds: none is ever input to the other organisation's requests.
  */
 async function seedVictim(s: TestServices): Promise<Victim> {
@@ -218,10 +220,16 @@ async function seedVictim(s: TestServices): Promise<Victim> {
     const note = `first-org-note-${i}-7d1c93`;
     const made = await createResource(s.vaultUrl, s.adminToken, { RESOURCENAME: `tz-res-${i}`, ACCOUNTNAME: `tz-acct-${i}`, RESOURCEDESCRIPTION: note });
     markers.push(note, made.password);
+    // Its own user reaches each resource another way: a share, a user group's share, a resource group's share (under access control).
     if (i === 1) {
       const shared = await request(s.vaultUrl).put(`/restapi/json/v1/resources/${made.resourceId}/share`).set('AUTHTOKEN', s.adminToken)
         .type('form').send({ INPUT_DATA: inputData({ ACCESSTYPE: 'view', USERID: String(member.userId) }) });
       expect(shared.body.operation.result.status).toBe('Success');
+    }
+    if (i === 2) await shareToNewUserGroup(s.dataSource, org.id, 'tz-user-group', member.userId, { resourceId: made.resourceId, level: 'view' });
+    if (i === 3) {
+      await newStaticGroupWith(s.dataSource, org.id, 'tz-resource-group', made.resourceId, { shareTo: { userId: member.userId, level: 'view' } });
+      await putUnderAccessControl(s.dataSource, made.resourceId);
     }
   }
   const pki = (op: string, details: Record<string, unknown>) =>
@@ -230,6 +238,7 @@ async function seedVictim(s: TestServices): Promise<Victim> {
     ['createsshkey', { keyName: 'tz-key', keyType: 'ed25519' }],
     ['createCA', { caName: 'tz-ca', caType: 'root', CNAME: 'First Org Root 5be0', ALG: 'EC', LEN: '256' }],
     ['createCertificate', { CNAME: 'tz.example.test', ALG: 'EC', LEN: '256', CA_NAME: 'tz-ca' }],
+    ['createCSR', { CNAME: 'tz-csr.example.test', ALG: 'EC', LEN: '256', PASSWORD: 'First-Org-Csr-9c2e' }],
   ] as const) {
     const res = await pki(op, details);
     expect(res.body.result.status ?? res.body.result.Status).toBe('Success');
@@ -238,12 +247,13 @@ async function seedVictim(s: TestServices): Promise<Victim> {
   const stored = await request(s.pkiUrl).post('/api/pki/restapi/addKeyStoreKey').set('AUTHTOKEN', s.adminToken)
     .field('INPUT_DATA', inputData({ keyName: 'tz-vault-key' })).attach('File', Buffer.from(vaultFile), 'k.bin');
   expect(stored.body.result.Status).toBe('Success');
-  markers.push(vaultFile, 'First Org Root 5be0');
+  markers.push(vaultFile, 'First Org Root 5be0', 'First-Org-Csr-9c2e');
   for (const key of await s.dataSource.query('SELECT public_key, fingerprint FROM ssh_keys WHERE org_id = $1', [org.id])) {
     markers.push(key.fingerprint, key.public_key.split(' ')[1].slice(20, 80));
   }
   const certs = await s.dataSource.query(
-    `SELECT serial_number, certificate_pem FROM certificates WHERE org_id = $1 UNION ALL SELECT serial_number, certificate_pem FROM certificate_authorities WHERE org_id = $1`,
+    `SELECT certificate_pem FROM certificates WHERE org_id = $1 UNION ALL SELECT certificate_pem FROM certificate_authorities WHERE org_id = $1
+     UNION ALL SELECT csr_pem FROM csrs WHERE org_id = $1`,
     [org.id],
   );
   const binary: Buffer[] = [];
@@ -252,17 +262,19 @@ async function seedVictim(s: TestServices): Promise<Victim> {
     markers.push(der.toString('base64').slice(0, 60));
     binary.push(der.subarray(0, 48));
   }
-  expect(certs.length).toBe(2);
+  expect(certs.length).toBe(3);
   const ids: { id: number }[] = await s.dataSource.query(
     `SELECT id FROM resources WHERE org_id = $1 UNION SELECT a.id FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE r.org_id = $1
      UNION SELECT id FROM users WHERE org_id = $1 UNION SELECT id FROM ssh_keys WHERE org_id = $1 UNION SELECT id FROM certificates WHERE org_id = $1
-     UNION SELECT id FROM certificate_authorities WHERE org_id = $1 UNION SELECT id FROM key_vault_keys WHERE org_id = $1`,
+     UNION SELECT id FROM certificate_authorities WHERE org_id = $1 UNION SELECT id FROM key_vault_keys WHERE org_id = $1
+     UNION SELECT id FROM user_groups WHERE org_id = $1 UNION SELECT id FROM resource_groups WHERE org_id = $1 UNION SELECT id FROM csrs WHERE org_id = $1`,
     [org.id],
   );
   const names: { name: string }[] = await s.dataSource.query(
     `SELECT name FROM resources WHERE org_id = $1 UNION SELECT a.name FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE r.org_id = $1
      UNION SELECT username FROM users WHERE org_id = $1 UNION SELECT name FROM ssh_keys WHERE org_id = $1 UNION SELECT name FROM certificate_authorities WHERE org_id = $1
-     UNION SELECT common_name FROM certificates WHERE org_id = $1 UNION SELECT name FROM key_vault_keys WHERE org_id = $1`,
+     UNION SELECT common_name FROM certificates WHERE org_id = $1 UNION SELECT name FROM key_vault_keys WHERE org_id = $1
+     UNION SELECT name FROM user_groups WHERE org_id = $1 UNION SELECT name FROM resource_groups WHERE org_id = $1 UNION SELECT common_name FROM csrs WHERE org_id = $1`,
     [org.id],
   );
   const accounts: { rid: number; aid: number; rname: string; aname: string }[] = await s.dataSource.query(
