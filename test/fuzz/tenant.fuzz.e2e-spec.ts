@@ -201,6 +201,12 @@ function carriesMarker(victim: Victim, body: Buffer): boolean {
   return victim.markers.some((m) => body.includes(m));
 }
 
+/** The first organisation's objects a request may name: each table with its name column. */
+const NAMED_OBJECTS = [
+  ['resources', 'name'], ['users', 'username'], ['ssh_keys', 'name'], ['certificates', 'common_name'], ['certificate_authorities', 'name'],
+  ['key_vault_keys', 'name'], ['user_groups', 'name'], ['resource_groups', 'name'], ['csrs', 'common_name'],
+] as const;
+
 async function maxAuditId(s: TestServices): Promise<number> {
   const [row] = await s.dataSource.query('SELECT coalesce(max(id), 0)::bigint AS id FROM audit');
   return Number(row.id);
@@ -263,18 +269,10 @@ async function seedVictim(s: TestServices): Promise<Victim> {
     binary.push(der.subarray(0, 48));
   }
   expect(certs.length).toBe(3);
-  const ids: { id: number }[] = await s.dataSource.query(
-    `SELECT id FROM resources WHERE org_id = $1 UNION SELECT a.id FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE r.org_id = $1
-     UNION SELECT id FROM users WHERE org_id = $1 UNION SELECT id FROM ssh_keys WHERE org_id = $1 UNION SELECT id FROM certificates WHERE org_id = $1
-     UNION SELECT id FROM certificate_authorities WHERE org_id = $1 UNION SELECT id FROM key_vault_keys WHERE org_id = $1
-     UNION SELECT id FROM user_groups WHERE org_id = $1 UNION SELECT id FROM resource_groups WHERE org_id = $1 UNION SELECT id FROM csrs WHERE org_id = $1`,
-    [org.id],
-  );
-  const names: { name: string }[] = await s.dataSource.query(
-    `SELECT name FROM resources WHERE org_id = $1 UNION SELECT a.name FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE r.org_id = $1
-     UNION SELECT username FROM users WHERE org_id = $1 UNION SELECT name FROM ssh_keys WHERE org_id = $1 UNION SELECT name FROM certificate_authorities WHERE org_id = $1
-     UNION SELECT common_name FROM certificates WHERE org_id = $1 UNION SELECT name FROM key_vault_keys WHERE org_id = $1
-     UNION SELECT name FROM user_groups WHERE org_id = $1 UNION SELECT name FROM resource_groups WHERE org_id = $1 UNION SELECT common_name FROM csrs WHERE org_id = $1`,
+  // Every object's id and name (accounts through their resources), as the sweep's values.
+  const objects = NAMED_OBJECTS.map(([table, name]) => `SELECT id, ${name} AS name FROM ${table} WHERE org_id = $1`);
+  const rows: { id: number; name: string }[] = await s.dataSource.query(
+    `${objects.join(' UNION ')} UNION SELECT a.id, a.name FROM accounts a JOIN resources r ON r.id = a.resource_id WHERE r.org_id = $1`,
     [org.id],
   );
   const accounts: { rid: number; aid: number; rname: string; aname: string }[] = await s.dataSource.query(
@@ -286,6 +284,6 @@ async function seedVictim(s: TestServices): Promise<Victim> {
     pairs: accounts.flatMap((a): [string, string][] => [[String(a.rid), String(a.aid)], [a.rname, a.aname]]),
     orgName: org.name,
     markers: [...markers.map((m) => Buffer.from(m)), ...binary],
-    world: { ids: [...new Set(ids.map((r) => r.id))].sort((a, b) => a - b), names: names.map((n) => n.name) },
+    world: { ids: [...new Set(rows.map((r) => r.id))].sort((a, b) => a - b), names: [...new Set(rows.map((r) => r.name))] },
   };
 }
