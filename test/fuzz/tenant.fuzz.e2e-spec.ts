@@ -22,7 +22,7 @@ import { changedDigests, TenantWatch } from './tenant-watch';
  * then. Whatever they send: the first organisation's rows (and the server-wide ones) stay as
  * they were, no audit row lands in it, no row joins the two organisations, and no answer
  * carries what only the first organisation holds (its passwords, notes, key and certificate
- * material). CI runs an eighth of FUZZ_RUNS (default 2,000), half per service; FUZZ_SEED replays a run.
+ * material). CI runs an eighth of FUZZ_RUNS (default 2,000) per service; FUZZ_SEED replays a run.
  */
 const RUNS = Math.ceil(Number(process.env.FUZZ_RUNS ?? 2000) / 8);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
