@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { connectClient, dataSourceOptions, pgPool, runMigrations } from '@app/persistence';
-import { sleep } from './load';
+import { eventually } from './load';
 import { PatroniCluster, patroniAvailable } from './patroni-cluster';
 import { ThrowawayPostgres } from './throwaway-postgres';
 
@@ -60,9 +60,15 @@ describe('several hosts in DATABASE_URL', () => {
     // end that wait (PostgreSQL disarms it before committing); a cancel request does, and the
     // commit then stands on the leader alone, with only a warning.
     await cluster.stopNode(cluster.nodes[1]);
+    // Cancels the commit once it is seen waiting (a fixed wait could cancel before it starts, and the commit would then wait for ever).
     const cancelWaitingCommit = async () => {
-      await sleep(1000);
-      await cluster.query(cluster.nodes[0], `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'credential-vault' AND wait_event = 'SyncRep'`, 'postgres');
+      const cancelled = () =>
+        cluster.query<{ n: number }>(
+          cluster.nodes[0],
+          `SELECT count(pg_cancel_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'credential-vault' AND wait_event = 'SyncRep'`,
+          'postgres',
+        );
+      expect(await eventually(async () => (await cancelled())[0].n > 0, 30_000, 50)).toBe(true);
     };
     try {
       const [inTransaction] = await Promise.all([
@@ -115,8 +121,9 @@ describe('a pooled connection that met a read-only server', () => {
     const admin = await connectClient(pg.url.replace(/\/vault$/, '/postgres'));
     await admin.query(`ALTER SYSTEM SET default_transaction_read_only = ${on ? 'on' : 'off'}`);
     await admin.query('SELECT pg_reload_conf()');
+    // This session seeing the setting shows the server has reloaded it and signalled every open session.
+    expect(await eventually(async () => (await admin.query('SELECT current_setting($1) AS v', ['default_transaction_read_only'])).rows[0].v === (on ? 'on' : 'off'), 10_000, 20)).toBe(true);
     await admin.end();
-    await new Promise((r) => setTimeout(r, 300));
   };
 
   it('is dropped after 25006 (a new connection next time), in a transaction and on the raw pool', async () => {
